@@ -1,0 +1,175 @@
+"""Phase 2: auctions of power plants (R24-R44)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Action, Bid, Discard, Open, Pass
+from .errors import IllegalAction
+from .plants import capacities, fits, keep_options
+from .steps import current_market, draw
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _range(g: Game, key: tuple, make, lo: int, hi: int) -> list[Action]:
+    if hi < lo:
+        return []
+    row = g.ctx.cache.get(key)
+    if row is None or len(row) <= hi:
+        row = g.ctx.cache[key] = [make(i) for i in range(max(hi + 1, 2 * len(row or ()) + 64))]
+    return row[lo:hi + 1]
+
+
+def legal(g: Game, p: int) -> list[Action]:
+    s, name = g.s, g.ctx.names[p]
+    if s.discard == p:
+        return discard_options(g, p)
+    money = s.money[p]
+    if s.auction is not None:
+        out = _range(g, ("bid", p), lambda b: Bid(name, b), s.auction[1] + 1, money)
+        out.append(g.ctx.pass_action[p])
+        return out
+    out = []
+    for plant in current_market(g):
+        lo = g.ctx.edition.min_bid(g, plant)
+        out += _range(g, ("open", p, plant), lambda b, pl=plant: Open(name, pl, b), lo, money)
+    if s.round > 1 or not out:  # R35: no passing in round 1
+        out.append(g.ctx.pass_action[p])
+    return out
+
+
+def discard_options(g: Game, p: int) -> list[Action]:
+    s, name = g.s, g.ctx.names[p]
+    out: list[Action] = []
+    for plant in s.plants[p][:-1]:  # R36: never the plant just bought (kept last)
+        rest = [x for x in s.plants[p] if x != plant]
+        out += [Discard(name, plant, keep) for keep in keep_options(rest, s.tokens[p])]
+    return out
+
+
+def apply(g: Game, a: Action, p: int) -> None:
+    s = g.s
+    if s.discard is not None:
+        if not isinstance(a, Discard):
+            raise IllegalAction(f"{g.ctx.names[p]} must first box one of their plants "
+                                f"(over the limit of {g.plant_limit})", "R36", a)
+        return _discard(g, a, p)
+    if isinstance(a, Discard):
+        raise IllegalAction("nobody is over the plant limit now", "R36", a)
+    if s.auction is not None:
+        if isinstance(a, Open):
+            raise IllegalAction(f"an auction for plant {s.auction[0]} is running: bid above "
+                                f"{s.auction[1]} or pass", "R29", a)
+        if isinstance(a, Pass):
+            return _drop(g, p)
+        return _raise(g, a, p)  # type: ignore[arg-type]
+    if isinstance(a, Bid):
+        raise IllegalAction("no auction is running: open one with a plant and a bid, or pass",
+                            "R26", a)
+    if isinstance(a, Pass):
+        if s.round == 1:
+            raise IllegalAction("every player must buy a plant in round 1", "R35", a)
+        s.active.remove(p)
+        return None
+    return _open(g, a, p)  # type: ignore[arg-type]
+
+
+def _open(g: Game, a: Open, p: int) -> None:
+    s = g.s
+    cur = current_market(g)
+    if a.plant not in cur:
+        where = "is in the future market" if a.plant in s.market else "is not in the market"
+        raise IllegalAction(f"plant {a.plant} {where}; the current market is "
+                            f"{', '.join(map(str, cur)) or 'empty'}", "R28", a)
+    lo = g.ctx.edition.min_bid(g, a.plant)
+    if a.bid < lo:
+        raise IllegalAction(f"the minimum bid for plant {a.plant} is {lo}", "R28", a)
+    if a.bid > s.money[p]:
+        raise IllegalAction(f"bid {a.bid} exceeds {g.ctx.names[p]}'s {s.money[p]} Elektro", "R31", a)
+    ring = s.seats if g.ctx.options["bidding"] == "seat" else s.order
+    i = ring.index(p)
+    active = set(s.active)
+    rivals = [q for q in ring[i + 1:] + ring[:i] if q in active and q != g.ctx.trust]
+    s.auction = [a.plant, a.bid, p, [*rivals, p]]
+    if not rivals:
+        _sell(g)
+
+
+def _raise(g: Game, a: Bid, p: int) -> None:
+    s = g.s
+    plant, high = s.auction[0], s.auction[1]  # type: ignore[index]
+    if a.amount <= high:
+        raise IllegalAction(f"the bid for plant {plant} stands at {high}; raise to at least "
+                            f"{high + 1} or pass", "R29", a)
+    if a.amount > s.money[p]:
+        raise IllegalAction(f"bid {a.amount} exceeds {g.ctx.names[p]}'s {s.money[p]} Elektro",
+                            "R31", a)
+    bidders = s.auction[3]  # type: ignore[index]
+    bidders.append(bidders.pop(0))
+    s.auction[1], s.auction[2] = a.amount, p  # type: ignore[index]
+
+
+def _drop(g: Game, p: int) -> None:
+    bidders = g.s.auction[3]  # type: ignore[index]
+    bidders.pop(0)
+    if len(bidders) == 1:
+        _sell(g)
+
+
+def _sell(g: Game) -> None:
+    """R30: the last bidder pays and takes the plant; R32 replacement; R36 limit."""
+    s = g.s
+    plant, price, winner, _ = s.auction  # type: ignore[misc]
+    s.auction = None
+    g._pay(winner, price, f"buys plant {plant}")
+    take_plant(g, winner, plant)
+
+
+def take_plant(g: Game, p: int, plant: int) -> None:
+    """Move a plant from the market to a participant (sale or Trust), then R32 and R36."""
+    s = g.s
+    s.market.remove(plant)
+    s.plants[p].append(plant)
+    s.bought.append(p)
+    s.active.remove(p)
+    if s.discount == plant:
+        s.discount = None  # R41
+    g._log("plant", g.ctx.names[p], plant, "takes plant")
+    for rule in g.ctx.map_rules:
+        rule.on_acquire(g, p, plant)
+    card = draw(g)
+    g.ctx.edition.after_sale_draw(g, card)
+    g.ctx.edition.market_changed(g)
+    if len(s.plants[p]) > g.plant_limit:
+        if p == g.ctx.trust:  # O22: the Trust boxes its lowest
+            low = min(s.plants[p][:-1])
+            s.plants[p].remove(low)
+            s.boxed.append(low)
+            g._log("box", g.ctx.names[p], low, "R36 the Trust boxes its lowest plant")
+        else:
+            s.discard = p
+
+
+def _discard(g: Game, a: Discard, p: int) -> None:
+    s = g.s
+    own = s.plants[p]
+    if a.plant not in own:
+        raise IllegalAction(f"{g.ctx.names[p]} does not own plant {a.plant}; they own "
+                            f"{', '.join(map(str, own))}", "R36", a)
+    if a.plant == own[-1]:
+        raise IllegalAction(f"plant {a.plant} was just bought and cannot be the one boxed; box "
+                            f"one of {', '.join(map(str, own[:-1]))}", "R36", a)
+    rest = [x for x in own if x != a.plant]
+    best = keep_options(rest, s.tokens[p])
+    keep = best[0] if a.keep is None else a.keep
+    if any(k < 0 or k > t for k, t in zip(keep, s.tokens[p], strict=True)) \
+            or not fits(capacities(rest), keep):
+        raise IllegalAction(f"cannot keep {list(keep)} (coal, oil, garbage, uranium) on plants "
+                            f"{rest}; the most that fits is e.g. {list(best[0])}", "R37", a)
+    own.remove(a.plant)
+    s.boxed.append(a.plant)
+    s.tokens[p] = list(keep)
+    s.discard = None
+    g._log("box", g.ctx.names[p], a.plant, f"R36 boxed by its owner, who keeps {list(keep)}")

@@ -1,0 +1,175 @@
+"""The two editions as small rule objects over one data file (``data/editions.json``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from importlib import resources as _res
+from typing import TYPE_CHECKING, Any
+
+from .plants import PLANTS, STEP3
+from .steps import box, box_lowest, current_market, draw, replace
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@cache
+def _tables() -> dict[str, Any]:
+    text = _res.files("powergrid_nb").joinpath("data/editions.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+class Edition:
+    """Rules shared by both editions; subclasses override only what differs (R122)."""
+
+    name = ""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Any] = _tables()[self.name]
+
+    def _by_players(self, key: str, players: int) -> Any:
+        return self.tables[key][str(players)]
+
+    def regions(self, players: int) -> int:
+        return self._by_players("regions", players)
+
+    def plant_limit(self, players: int) -> int:
+        return self._by_players("plant_limit", players)
+
+    def step2_cities(self, players: int) -> int:
+        return self._by_players("step2_cities", players)
+
+    def end_cities(self, players: int) -> int:
+        return self._by_players("end_cities", players)
+
+    def refill(self, players: int, step: int) -> list[int]:
+        return self.tables["refill"][str(players)][str(step)]
+
+    def payment(self, powered: int) -> int:
+        table = self.tables["payment"]
+        return table[min(powered, len(table) - 1)]  # O14: 150 for 20 or more
+
+    def initial_resources(self) -> list[int]:
+        m = self.tables["initial_market"]
+        return [m["coal"], m["oil"], m["garbage"], m["uranium"]]
+
+    def setup_plants(self, rng: random.Random, players: int, removed: Any = None
+                     ) -> tuple[list[int], list[int], list[int], bool]:
+        """(market, deck top first, removed unseen, top card publicly known)."""
+        raise NotImplementedError
+
+    def min_bid(self, g: Game, plant: int) -> int:
+        return plant
+
+    def start_phase2(self, g: Game) -> None:
+        """Hook at the start of every phase 2."""
+
+    def after_sale_draw(self, g: Game, card: int | None) -> None:
+        """Hook after the replacement of a sold plant is drawn (R32)."""
+
+    def market_changed(self, g: Game) -> None:
+        """Hook after any card entered the market or a city was built."""
+
+    def end_phase2(self, g: Game) -> None:
+        """Hook when every player has bought or passed."""
+
+    def tiebreak(self, g: Game, p: int) -> tuple[int, ...]:
+        """Ranking key after cities powered (R100-R102)."""
+        return (g.s.money[p],)
+
+
+class Original(Edition):
+    """The 2004 original edition."""
+
+    name = "original"
+
+    def setup_plants(self, rng, players, removed=None):
+        t = self.tables
+        market = sorted(t["opening_market"])  # R9
+        top = t["deck_top"]
+        rest = [n for n in PLANTS if n not in market and n != top]
+        rng.shuffle(rest)
+        k = self._by_players("removed", players) if removed is None else int(removed)
+        boxed, deck = rest[:k], rest[k:]  # R10
+        return market, [top, *deck, STEP3], sorted(boxed), True
+
+    def market_changed(self, g: Game) -> None:
+        """R68: box current-market plants numbered at most the largest city count, repeatedly."""
+        biggest = max(len(g.s.mine[p]) for p in g.ctx.humans)
+        while True:
+            small = [c for c in current_market(g) if c <= biggest]
+            if not small:
+                return
+            box(g, small[0], f"R68 too small for {biggest} cities")
+            draw(g)
+
+    def end_phase2(self, g: Game) -> None:
+        """R38: nobody bought a plant (after round 1): box the lowest plant and replace it."""
+        if g.s.round > 1 and not g.s.bought and g.s.market:
+            box_lowest(g, "R38 no plant bought this round")
+            replace(g)
+
+    def tiebreak(self, g: Game, p: int) -> tuple[int, ...]:
+        return (g.s.money[p], len(g.s.mine[p]))  # R101, R102
+
+
+class Recharged(Edition):
+    """The 2018 Recharged edition."""
+
+    name = "recharged"
+
+    def setup_plants(self, rng, players, removed=None):
+        lo, hi = self.tables["plug_plants"]
+        plug = [n for n in PLANTS if lo <= n <= hi]
+        socket = [n for n in PLANTS if n > hi]
+        rng.shuffle(plug)
+        rng.shuffle(socket)
+        size = self.tables["opening_size"]
+        market, top, plug = sorted(plug[:size]), plug[size], plug[size + 1:]  # R11 / O4 steps 2-3
+        k_plug, k_socket = self._by_players("removed", players) if removed is None else removed
+        boxed = plug[:k_plug] + socket[:k_socket]
+        deck = plug[k_plug:] + socket[k_socket:]
+        rng.shuffle(deck)
+        return market, [top, *deck, STEP3], sorted(boxed), False
+
+    def min_bid(self, g: Game, plant: int) -> int:
+        return 1 if plant == g.s.discount else plant  # R40
+
+    def start_phase2(self, g: Game) -> None:
+        cur = current_market(g)
+        g.s.discount = cur[0] if cur else None  # R40 (O13: no token on an empty market)
+        if cur:
+            g._log("discount", None, cur[0], "R40 discount token placed")
+
+    def after_sale_draw(self, g: Game, card: int | None) -> None:
+        """R42 (O7): a first replacement below the discounted plant is boxed, the token removed."""
+        s = g.s
+        tested = not s.first_draw or g.ctx.options["discount_test"] == "every"
+        s.first_draw = True
+        if tested and s.discount is not None and card is not None and card != STEP3 \
+                and card < s.discount and card in s.market:
+            box(g, card, "R42 replacement below the discounted plant")
+            s.discount = None
+            g._log("discount", None, 0, "R42 discount token removed")
+            replace(g)
+
+    def end_phase2(self, g: Game) -> None:
+        """R43: the discounted plant, still unsold, is boxed and replaced."""
+        s = g.s
+        if s.discount is not None and s.discount in s.market:
+            box(g, s.discount, "R43 unsold discounted plant")
+            s.discount = None
+            replace(g)
+        s.discount = None  # R44
+
+
+EDITIONS: dict[str, type[Edition]] = {"original": Original, "recharged": Recharged}
+
+
+def get_edition(name: str) -> Edition:
+    try:
+        return EDITIONS[name]()
+    except KeyError:
+        raise ValueError(f"unknown edition {name!r}; choose 'original' or 'recharged'") from None

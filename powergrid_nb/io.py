@@ -1,0 +1,355 @@
+"""Save files and scenarios: the game as validated JSON (never pickle), and per-player views."""
+
+from __future__ import annotations
+
+import copy as _copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from .errors import SaveFileError
+from .game import Event, Game
+from .maps import GameMap, MapError, load_map
+from .newgame import check_options, make_context
+from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
+from .resources import TOTALS
+from .state import State
+
+FORMAT = "powergrid_nb.game"
+SCHEMA_VERSION = 1
+
+
+def _card_out(c: int) -> int | str:
+    return STEP3_NAME if c == STEP3 else c
+
+
+def _names(g: Game, idx: list[int]) -> list[str]:
+    return [g.ctx.names[p] for p in idx]
+
+
+def game_to_dict(g: Game) -> dict[str, Any]:
+    s, ctx = g.s, g.ctx
+    builtin = ctx.map.path is not None and ctx.map.name in ("germany", "usa")
+    a = s.auction
+    return {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "config": {
+            "players": g.players, "edition": ctx.edition.name,
+            "map": ctx.map.name if builtin else ctx.map.to_dict(),
+            "regions": list(ctx.regions), "seed": ctx.seed,
+            "options": {k: v for k, v in ctx.options.items()},
+        },
+        "state": {
+            "round": s.round, "phase": s.phase, "step": s.step, "over": s.over,
+            "player_order": _names(g, s.order), "seat_order": _names(g, s.seats),
+            "players": {ctx.names[p]: {
+                "money": s.money[p], "plants": list(s.plants[p]),
+                "tokens": dict(zip(RESOURCES, s.tokens[p], strict=True)),
+                "cities": list(s.mine[p])} for p in range(len(ctx.names))},
+            "houses": {c: _names(g, o) for c, o in s.houses.items()},
+            "market": [_card_out(c) for c in s.market],
+            "deck": [_card_out(c) for c in s.deck],
+            "removed": list(s.removed), "boxed": [_card_out(c) for c in s.boxed],
+            "resources": dict(zip(RESOURCES, s.res, strict=True)),
+            "discount": s.discount,
+            "auction_round": {
+                "active": _names(g, s.active), "bought": _names(g, s.bought),
+                "auction": None if a is None else {
+                    "plant": a[0], "bid": a[1], "leader": ctx.names[a[2]],
+                    "bidders": _names(g, a[3])},
+                "discard": None if s.discard is None else ctx.names[s.discard],
+                "first_draw": s.first_draw},
+            "to_act": _names(g, s.to_act),
+            "step3_from": None if s.step3_from is None else list(s.step3_from),
+            "flags": dict(s.flags), "marked": list(s.marked),
+            "counter": s.counter, "top_known": s.top_known,
+        },
+        "history": [list(e) for e in g._history],
+    }
+
+
+def save(g: Game, path: str | Path) -> None:
+    """Write the game as JSON (``load`` reads it back)."""
+    text = json.dumps(game_to_dict(g), ensure_ascii=False, indent=1)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> Game:
+    """Read a game saved with ``save``; a malformed file raises :class:`SaveFileError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise SaveFileError(f"cannot read: {e.strerror}", str(path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SaveFileError(f"not valid JSON (truncated or edited?) at line {e.lineno}, "
+                            f"column {e.colno}: {e.msg}", str(path)) from None
+    try:
+        return game_from_dict(data)
+    except SaveFileError as e:
+        raise SaveFileError(str(e), str(path)) from None
+
+
+class _Reader:
+    """Typed access to the dict with error messages that say where."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        self.data, self.where = data, where
+
+    def fail(self, msg: str, key: str | None = None) -> SaveFileError:
+        return SaveFileError(msg, f"{self.where}.{key}" if key else self.where)
+
+    def sub(self, key: str, default: Any = ...) -> _Reader:
+        return _Reader(self.get(key, dict, default), f"{self.where}.{key}")
+
+    def get(self, key: str, kind: type | tuple, default: Any = ...) -> Any:
+        if not isinstance(self.data, dict):
+            raise self.fail("expected an object")
+        if key not in self.data:
+            if default is ...:
+                raise self.fail("missing", key)
+            return default
+        v = self.data[key]
+        if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
+            raise self.fail(f"expected an integer, got {v!r}", key)
+        if not isinstance(v, kind):
+            raise self.fail(f"expected {getattr(kind, '__name__', kind)}, got {v!r}", key)
+        return v
+
+
+def _card_in(v: Any, where: str) -> int:
+    if v == STEP3_NAME:
+        return STEP3
+    if isinstance(v, bool) or not isinstance(v, int) or v not in PLANTS:
+        raise SaveFileError(f"{v!r} is not a power plant (03-40, 42, 44, 46, 50) or 'step3'",
+                            where)
+    return v
+
+
+def game_from_dict(data: dict[str, Any]) -> Game:
+    """Build a game from :meth:`Game.to_dict` output or a hand-written scenario (validated)."""
+    top = _Reader(data, "game")
+    if top.get("format", str) != FORMAT:
+        raise top.fail(f"format must be {FORMAT!r}", "format")
+    version = top.get("schema_version", int)
+    if version != SCHEMA_VERSION:
+        raise top.fail(f"schema_version {version} is not supported; this engine reads "
+                       f"{SCHEMA_VERSION}", "schema_version")
+    cfg = top.sub("config")
+    names = [str(n) for n in cfg.get("players", list)]
+    edition = cfg.get("edition", str)
+    if edition not in ("original", "recharged"):
+        raise cfg.fail("must be 'original' or 'recharged'", "edition")
+    try:
+        from .newgame import player_names
+        player_names(names)
+        raw_map = cfg.get("map", (str, dict))
+        game_map: GameMap = load_map(raw_map, edition)
+        from .editions import get_edition
+        k = get_edition(edition).regions(len(names))
+        regions = game_map.validate_regions(cfg.get("regions", list), k)
+        options = check_options(cfg.get("options", dict, {}))
+    except (MapError, ValueError) as e:
+        if isinstance(e, SaveFileError):
+            raise
+        raise cfg.fail(str(e)) from None
+    seed = cfg.get("seed", int)
+    ctx = make_context(names, game_map, edition, tuple(regions), seed, options)
+    s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
+    hist = []
+    for i, row in enumerate(top.get("history", list, [])):
+        if not (isinstance(row, list) and len(row) == 7):
+            raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
+                                f"game.history[{i}]")
+        hist.append(Event(*row))
+    g = Game(ctx, s, hist)
+    _check_invariants(g)
+    g._advance()
+    g._root = (g.s.clone(), len(g._history))
+    return g
+
+
+def _state_from(r: _Reader, ctx: Any) -> State:
+    idx = ctx.index
+    s = State()
+
+    def who(v: Any, where: str) -> int:
+        if v not in idx:
+            raise SaveFileError(f"{v!r} is not a player ({', '.join(ctx.names)})", where)
+        return idx[v]
+
+    def people(key: str, rr: _Reader = r, default: Any = ...) -> list[int]:
+        return [who(v, f"{rr.where}.{key}[{i}]")
+                for i, v in enumerate(rr.get(key, list, default))]
+
+    s.round, s.phase, s.step = r.get("round", int), r.get("phase", int), r.get("step", int)
+    if s.round < 1 or not 0 <= s.phase <= 6 or s.step not in (1, 2, 3):
+        raise r.fail("round >= 1, phase 0-6 and step 1-3 are required")
+    s.over = bool(r.get("over", bool, s.phase == 6))
+    s.order = people("player_order")
+    s.seats = people("seat_order", default=[p for p in s.order if p != ctx.trust])
+    if sorted(s.order) != list(range(len(ctx.names))):
+        raise r.fail(f"must list each of {ctx.names} once", "player_order")
+    if sorted(s.seats) != ctx.humans:
+        raise r.fail(f"must list each player once: {ctx.names[:len(ctx.humans)]}", "seat_order")
+    pr = r.sub("players")
+    n = len(ctx.names)
+    s.money, s.plants, s.tokens, s.mine = [0] * n, [[] for _ in range(n)], [], [[] for _ in range(n)]
+    s.tokens = [[0, 0, 0, 0] for _ in range(n)]
+    for name, p in idx.items():
+        one = pr.sub(name)
+        s.money[p] = one.get("money", int, 0)
+        s.plants[p] = [_card_in(c, f"{one.where}.plants") for c in one.get("plants", list, [])]
+        tok = one.sub("tokens", {})
+        s.tokens[p] = [tok.get(k, int, 0) for k in RESOURCES]
+        s.mine[p] = [str(c) for c in one.get("cities", list, [])]
+    houses = r.get("houses", dict, None)
+    if houses is None:
+        houses = {}
+        for p in range(n):
+            for c in s.mine[p]:
+                houses.setdefault(c, []).append(ctx.names[p])
+    s.houses = {c: [who(v, f"game.state.houses.{c}") for v in o] for c, o in houses.items()}
+    s.market = sorted(_card_in(c, "game.state.market") for c in r.get("market", list))
+    s.removed = sorted(_card_in(c, "game.state.removed") for c in r.get("removed", list, []))
+    s.boxed = [_card_in(c, "game.state.boxed") for c in r.get("boxed", list, [])]
+    if "deck" in r.data:
+        s.deck = [_card_in(c, "game.state.deck") for c in r.get("deck", list)]
+    else:  # a scenario may leave the deck out: the other cards, shuffled, Step 3 card last
+        used = set(s.market) | set(s.removed) | set(s.boxed) | {c for pl in s.plants for c in pl}
+        s.deck = sorted(c for c in PLANTS if c not in used)
+        random.Random(ctx.seed).shuffle(s.deck)
+        if STEP3 not in used:
+            s.deck.append(STEP3)
+    res = r.sub("resources")
+    s.res = [res.get(k, int) for k in RESOURCES]
+    s.discount = r.get("discount", (int, type(None)), None)
+    s.step3_from = tuple(r.get("step3_from", list, None) or ()) or None  # type: ignore[assignment]
+    s.flags = dict(r.get("flags", dict, {}))
+    s.marked = [str(c) for c in r.get("marked", list, [])]
+    s.counter = r.get("counter", int, 0)
+    s.top_known = r.get("top_known", bool, False)
+    default_to_act = {0: [p for p in s.order[::-1] if p != ctx.trust], 3: s.order[::-1],
+                      4: s.order[::-1], 5: [p for p in s.order if p != ctx.trust]}
+    s.to_act = people("to_act", default=None) if "to_act" in r.data else \
+        list(default_to_act.get(s.phase, []))
+    ar = r.sub("auction_round", {})
+    s.active = people("active", ar, s.order[:] if s.phase == 2 else [])
+    s.bought = people("bought", ar, [])
+    s.first_draw = ar.get("first_draw", bool, False)
+    d = ar.get("discard", (str, type(None)), None)
+    s.discard = None if d is None else who(d, "game.state.auction_round.discard")
+    a = ar.get("auction", (dict, type(None)), None)
+    if a is not None:
+        ra = ar.sub("auction")
+        s.auction = [ra.get("plant", int), ra.get("bid", int),
+                     who(ra.get("leader", str), f"{ra.where}.leader"), people("bidders", ra)]
+    return s
+
+
+def _check_invariants(g: Game) -> None:
+    """The consistency rules a loaded position must satisfy (cards, tokens, houses, money)."""
+    s, ctx = g.s, g.ctx
+    where = "game.state"
+    cards = s.market + s.deck + s.removed + s.boxed + [c for pl in s.plants for c in pl]
+    dup = {c for c in cards if cards.count(c) > 1}
+    if dup or set(cards) != ALL_CARDS:
+        missing = sorted(ALL_CARDS - set(cards))
+        raise SaveFileError(f"each of the 42 plants and the Step 3 card must be in exactly one of "
+                            f"market, deck, removed, boxed or a player's plants (R118); duplicated "
+                            f"{sorted(dup)}, missing {[_card_out(c) for c in missing]}", where)
+    if any(STEP3 in pl for pl in s.plants) or STEP3 in s.removed:
+        raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", where)
+    for k, name in enumerate(RESOURCES):
+        held = sum(t[k] for t in s.tokens)
+        if not 0 <= s.res[k] <= TOTALS[k] or min(t[k] for t in s.tokens) < 0 \
+                or s.res[k] + held > TOTALS[k]:
+            raise SaveFileError(f"{name}: market {s.res[k]} + held {held} must stay within the "
+                                f"{TOTALS[k]} tokens of the game (R1)", f"{where}.resources")
+    for p, name in enumerate(ctx.names):
+        pw = f"{where}.players.{name}"
+        if s.money[p] < 0:
+            raise SaveFileError("money cannot be negative (O2)", pw)
+        if len(s.plants[p]) > ctx.plant_limit + (s.discard == p):
+            raise SaveFileError(f"{len(s.plants[p])} plants exceed the limit of {ctx.plant_limit} "
+                                "(R36)", pw)
+        if s.discard != p and not fits(capacities(s.plants[p]), s.tokens[p]):
+            raise SaveFileError(f"tokens {s.tokens[p]} do not fit plants {s.plants[p]} (R49)", pw)
+        if len(set(s.mine[p])) != len(s.mine[p]) or len(s.mine[p]) > ctx.max_cities:
+            raise SaveFileError("cities must be distinct and at most 22 (R57, R67)", pw)
+    for c, owners in s.houses.items():
+        if c not in ctx.cidx:
+            raise SaveFileError(f"{c!r} is not a city of the play area (R4)", f"{where}.houses")
+        if len(owners) > s.step or len(set(owners)) != len(owners):
+            raise SaveFileError(f"{c}: {len(owners)} houses, Step {s.step} allows {s.step} (R58)",
+                                f"{where}.houses")
+        for p in owners:
+            if c not in s.mine[p]:
+                raise SaveFileError(f"{c} lists {ctx.names[p]} but their cities do not",
+                                    f"{where}.houses")
+    if sum(len(o) for o in s.houses.values()) != sum(len(m) for m in s.mine):
+        raise SaveFileError("houses and players' cities disagree", f"{where}.houses")
+    if s.discount is not None and s.discount not in s.market:
+        raise SaveFileError(f"the discount token lies on {s.discount}, not in the market",
+                            f"{where}.discount")
+    if s.auction is not None and s.auction[0] not in s.market:
+        raise SaveFileError(f"the auctioned plant {s.auction[0]} is not in the market",
+                            f"{where}.auction_round.auction")
+
+
+def observation(g: Game, player: str) -> dict[str, Any]:
+    """``to_dict`` with what ``player`` cannot see taken out: the deck order, the unseen
+    removals and the seed (which would reveal future shuffles)."""
+    g._index(player)
+    d = game_to_dict(g)
+    st = d["state"]
+    deck = g.s.deck
+    known_tail = deck[deck.index(STEP3):] if STEP3 in deck else []
+    st["deck"] = {"size": len(deck), "top": _top_hint(g),
+                  "known_bottom": [_card_out(c) for c in known_tail]}
+    st["removed"] = {"size": len(g.s.removed)}
+    d["config"]["seed"] = None
+    d["viewer"] = player
+    return d
+
+
+def _top_hint(g: Game) -> int | str | None:
+    if not g.s.deck:
+        return None
+    top = g.s.deck[0]
+    if g.s.top_known:
+        return _card_out(top)
+    if g.ctx.edition.name == "recharged" and top != STEP3:
+        lo, hi = g.ctx.edition.tables["plug_plants"]
+        return "plug" if lo <= top <= hi else "socket"  # R119: the back shows
+    return None
+
+
+def redeal(g: Game, player: str, seed: int | None = None) -> Game:
+    """A copy of ``g`` in which every card ``player`` cannot see is dealt again at random."""
+    g._index(player)
+    h = g.copy()
+    rng = random.Random(seed)
+    s = h.s
+    cut = s.deck.index(STEP3) if STEP3 in s.deck else len(s.deck)
+    hint = _top_hint(g)
+    fixed_top = s.deck[:1] if s.top_known and cut else []
+    unknown = s.deck[len(fixed_top):cut] + s.removed
+    rng.shuffle(unknown)
+    if hint in ("plug", "socket") and cut:
+        lo, hi = g.ctx.edition.tables["plug_plants"]
+        want = [c for c in unknown if (lo <= c <= hi) == (hint == "plug")]
+        if want:
+            unknown.remove(want[0])
+            unknown.insert(0, want[0])
+    size = cut - len(fixed_top)
+    s.deck = fixed_top + unknown[:size] + s.deck[cut:]
+    s.removed = sorted(unknown[size:])
+    h.ctx = _copy.copy(g.ctx)
+    h.ctx.seed = rng.randrange(2**32)
+    h._root = (s.clone(), len(h._history))
+    h._stack = []
+    return h

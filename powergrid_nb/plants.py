@@ -1,0 +1,169 @@
+"""Power plant cards (rules as data: ``data/plants.json``) and the fuel arithmetic of R46-R49, R73."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from importlib import resources as _res
+from itertools import combinations
+
+RESOURCES: tuple[str, ...] = ("coal", "oil", "garbage", "uranium")
+COAL, OIL, GARBAGE, URANIUM = range(4)
+FUELS: tuple[str, ...] = ("coal", "oil", "garbage", "uranium", "hybrid", "eco", "fusion")
+STEP3 = 99  # the "Step 3" card; sorts above every plant (R12)
+STEP3_NAME = "step3"
+
+
+@dataclass(frozen=True, slots=True)
+class PowerPlant:
+    """One plant card: its number (also its minimum bid), fuel, tokens per run and cities powered."""
+
+    number: int
+    fuel: str
+    tokens: int
+    cities: int
+
+    @property
+    def storage(self) -> int:
+        """Tokens it can hold: twice its need (R47); green plants hold none."""
+        return 2 * self.tokens
+
+    @property
+    def is_hybrid(self) -> bool:
+        return self.fuel == "hybrid"
+
+    @property
+    def is_green(self) -> bool:
+        """Ecological and fusion plants run without fuel (R72)."""
+        return self.tokens == 0
+
+    def __str__(self) -> str:
+        fuel = "free" if self.is_green else f"{self.tokens} {self.fuel}"
+        return f"[{self.number:02d}] {fuel} -> {self.cities}"
+
+
+def _load() -> dict[int, PowerPlant]:
+    text = _res.files("powergrid_nb").joinpath("data/plants.json").read_text(encoding="utf-8")
+    return {p["number"]: PowerPlant(**p) for p in json.loads(text)["plants"]}
+
+
+PLANTS: dict[int, PowerPlant] = _load()
+ALL_CARDS: frozenset[int] = frozenset(PLANTS) | {STEP3}
+_FUEL_INDEX = {"coal": COAL, "oil": OIL, "garbage": GARBAGE, "uranium": URANIUM}
+
+
+def card_name(card: int) -> str:
+    return STEP3_NAME if card == STEP3 else str(card)
+
+
+def capacities(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
+    """Storage per pure type and for hybrids: (coal, oil, garbage, uranium, hybrid) (R47, R49)."""
+    cap = [0, 0, 0, 0, 0]
+    for n in plants:
+        p = PLANTS[n]
+        if p.fuel == "hybrid":
+            cap[4] += 2 * p.tokens
+        elif p.fuel in _FUEL_INDEX:
+            cap[_FUEL_INDEX[p.fuel]] += 2 * p.tokens
+    return cap[0], cap[1], cap[2], cap[3], cap[4]
+
+
+def fits(cap: Sequence[int], tokens: Sequence[int]) -> bool:
+    """True when the holdings can be spread over the plants within every limit (R49, O9)."""
+    c, o, g, u = tokens
+    if g > cap[2] or u > cap[3]:
+        return False
+    return max(0, c - cap[0]) + max(0, o - cap[1]) <= cap[4]
+
+
+def needs(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
+    """Tokens a run of these plants consumes: (coal, oil, garbage, uranium, hybrid) (R73)."""
+    need = [0, 0, 0, 0, 0]
+    for n in plants:
+        p = PLANTS[n]
+        if p.fuel == "hybrid":
+            need[4] += p.tokens
+        elif p.fuel in _FUEL_INDEX:
+            need[_FUEL_INDEX[p.fuel]] += p.tokens
+    return need[0], need[1], need[2], need[3], need[4]
+
+
+def hybrid_coal_range(plants: Iterable[int], tokens: Sequence[int]) -> range:
+    """Possible coal counts burnt by the hybrids of a run; empty when the run is infeasible (R73)."""
+    nc, no, ng, nu, nh = needs(plants)
+    c, o, g, u = tokens
+    if nc > c or no > o or ng > g or nu > u:
+        return range(0)
+    lo = max(0, nh - (o - no))
+    hi = min(nh, c - nc)
+    return range(lo, hi + 1)
+
+
+def run_cost(plants: Iterable[int], hybrid_coal: int) -> tuple[int, int, int, int]:
+    """Tokens removed by running ``plants`` with ``hybrid_coal`` coal going to the hybrids."""
+    nc, no, ng, nu, nh = needs(plants)
+    return nc + hybrid_coal, no + nh - hybrid_coal, ng, nu
+
+
+def production(plants: Iterable[int]) -> int:
+    return sum(PLANTS[n].cities for n in plants)
+
+
+def run_options(plants: Sequence[int], tokens: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every feasible (plant set, hybrid coal) of a player, smallest sets first (R72, R73)."""
+    for size in range(len(plants) + 1):
+        for subset in combinations(sorted(plants), size):
+            yield from ((subset, hc) for hc in hybrid_coal_range(subset, tokens))
+
+
+def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int
+             ) -> tuple[int, tuple[int, ...], int]:
+    """Most cities a player can power now (R99): (powered, plant set, hybrid coal).
+
+    Among runs powering the most cities, the one that burns the fewest tokens wins.
+    """
+    best = (-1, (), 0)
+    best_burn = 0
+    for subset, hc in run_options(plants, tokens):
+        powered = min(production(subset), cities)
+        burn = sum(run_cost(subset, hc))
+        if powered > best[0] or (powered == best[0] and burn < best_burn):
+            best, best_burn = (powered, subset, hc), burn
+    return best
+
+
+def allocate(plants: Sequence[int], tokens: Sequence[int]) -> dict[int, dict[str, int]]:
+    """One way to place the holdings on the plants (for display; only totals matter, R49)."""
+    left = list(tokens)
+    out: dict[int, dict[str, int]] = {n: {} for n in plants}
+    for n in sorted(plants, key=lambda m: PLANTS[m].is_hybrid):
+        p = PLANTS[n]
+        room = p.storage
+        kinds = (COAL, OIL) if p.is_hybrid else (_FUEL_INDEX.get(p.fuel),)
+        for k in kinds:
+            if k is None or room == 0:
+                continue
+            take = min(room, left[k])
+            if take:
+                out[n][RESOURCES[k]] = take
+                left[k] -= take
+                room -= take
+    return out
+
+
+def keep_options(plants: Sequence[int], tokens: Sequence[int]) -> list[tuple[int, int, int, int]]:
+    """Holdings a player may keep after losing plant storage: the maximal legal subsets (R37, O10)."""
+    cap = capacities(plants)
+    c, o, g, u = tokens
+    g, u = min(g, cap[2]), min(u, cap[3])
+    room_c = min(c, cap[0] + cap[4])
+    best: list[tuple[int, int, int, int]] = []
+    for kc in range(room_c, -1, -1):
+        ko = min(o, cap[1] + cap[4] - max(0, kc - cap[0]))
+        cand = (kc, ko, g, u)
+        if not best or kc + ko > best[0][0] + best[0][1]:
+            best = [cand]
+        elif kc + ko == best[0][0] + best[0][1]:
+            best.append(cand)
+    return best

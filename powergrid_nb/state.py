@@ -1,0 +1,72 @@
+"""The mutable game state: plain Python containers, cheap to copy, no rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class State:
+    """Everything that changes during a game. Players are indices; the engine gives them names."""
+
+    __slots__ = (
+        "round", "phase", "step", "over",
+        "order", "seats",
+        "money", "plants", "tokens", "houses", "mine",
+        "market", "deck", "removed", "boxed",
+        "res", "discount",
+        "active", "bought", "auction", "discard", "first_draw",
+        "to_act", "step3_from", "flags", "marked", "counter", "top_known",
+    )
+
+    def __init__(self) -> None:
+        self.round = 1
+        self.phase = 1              # 0 = marking start cities, 1..5, 6 = game over
+        self.step = 1
+        self.over = False
+        self.order: list[int] = []  # player order (R18); includes the Trust in Trust mode
+        self.seats: list[int] = []  # fixed clockwise seats (O3)
+        self.money: list[int] = []
+        self.plants: list[list[int]] = []
+        self.tokens: list[list[int]] = []   # per player: coal, oil, garbage, uranium (R49)
+        self.houses: dict[str, list[int]] = {}  # city -> owners in slot order (R55)
+        self.mine: list[list[str]] = []      # per player: cities in the order built
+        self.market: list[int] = []          # sorted (R12)
+        self.deck: list[int] = []            # top first
+        self.removed: list[int] = []         # boxed unseen at set-up (R10, R11)
+        self.boxed: list[int] = []           # boxed face up during play
+        self.res: list[int] = [0, 0, 0, 0]   # tokens on the market per type (R82)
+        self.discount: int | None = None     # RECH discount token (R40)
+        # phase 2
+        self.active: list[int] = []          # still in this phase 2, in player order (R25)
+        self.bought: list[int] = []          # bought a plant this round
+        self.auction: list | None = None     # [plant, high bid, leader, bidders in rotation order]
+        self.discard: int | None = None      # player who must box a plant (R36)
+        self.first_draw = False              # the first replacement of this phase 2 was drawn (R42)
+        # phases 0, 3, 4, 5
+        self.to_act: list[int] = []
+        self.step3_from: tuple[int, int] | None = None  # (round, phase) when Step 3 begins
+        self.flags: dict[str, Any] = {}      # map-rule and variant flags
+        self.marked: list[str] = []          # start cities (R134)
+        self.counter = 0                     # random draws made so far (deck shuffles)
+        self.top_known = False               # ORIG: plant 13 known on top of the deck (R10)
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.round, s.phase, s.step, s.over = self.round, self.phase, self.step, self.over
+        s.order, s.seats = self.order[:], self.seats[:]
+        s.money = self.money[:]
+        s.plants = [p[:] for p in self.plants]
+        s.tokens = [t[:] for t in self.tokens]
+        s.houses = {c: o[:] for c, o in self.houses.items()}
+        s.mine = [m[:] for m in self.mine]
+        s.market, s.deck = self.market[:], self.deck[:]
+        s.removed, s.boxed = self.removed[:], self.boxed[:]
+        s.res, s.discount = self.res[:], self.discount
+        s.active, s.bought = self.active[:], self.bought[:]
+        a = self.auction
+        s.auction = None if a is None else [a[0], a[1], a[2], a[3][:]]
+        s.discard, s.first_draw = self.discard, self.first_draw
+        s.to_act, s.step3_from = self.to_act[:], self.step3_from
+        s.flags, s.marked = dict(self.flags), self.marked[:]
+        s.counter, s.top_known = self.counter, self.top_known
+        return s

@@ -1,0 +1,50 @@
+"""The Trust of the 2-player Recharged game (R128-R133) as a pluggable policy (O22, provisional)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .plants import COAL, OIL, PLANTS
+from .resources import next_price
+from .steps import current_market
+
+if TYPE_CHECKING:
+    from .game import Game
+
+TRUST_NAME = "Trust"
+
+
+class TrustPolicy:
+    """The O22 placeholders: override a method to try another reading of the Trust's rules."""
+
+    name = "default"
+
+    def choose_plant(self, g: Game) -> int | None:
+        """R130: the largest plant of the current market, without auction or payment."""
+        cur = current_market(g)
+        return cur[-1] if cur else None
+
+    def fuel(self, g: Game, plant: int) -> list[int]:
+        """R131: one run's worth for the plant taken this round, cheapest first (hybrid: cheaper type)."""
+        p = PLANTS[plant]
+        take = [0, 0, 0, 0]
+        kinds = [COAL, OIL] if p.is_hybrid else [("coal", "oil", "garbage", "uranium").index(p.fuel)] \
+            if p.tokens else []
+        res = list(g.s.res)
+        for _ in range(p.tokens):
+            priced = [(next_price(k, res[k]), k) for k in kinds if res[k] > 0]
+            if not priced:
+                break
+            _, k = min(priced)
+            res[k] -= 1
+            take[k] += 1
+        return take
+
+    def choose_city(self, g: Game, rng: random.Random) -> str | None:
+        """R132 placeholder: one free house a round in a random empty play-area city."""
+        empty = [c for c in g.ctx.cities if not g.s.houses.get(c) and c not in g.s.marked]
+        return rng.choice(empty) if empty else None
+
+
+TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
