@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import auction, building, bureaucracy, resources
+from . import auction, building, bureaucracy, resources, rounds
 from .actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
 from .errors import IllegalAction
+from .rounds import PHASE_NAMES
 from .state import State
-from .steps import begin_step2, begin_step3, current_market, end_phase2_step3_cleanup
+from .steps import current_market
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from .maps import GameMap
     from .trust import TrustPolicy
 
-PHASE_NAMES = {0: "start cities", 1: "player order", 2: "auction", 3: "resources", 4: "building",
-               5: "bureaucracy", 6: "game over"}
 _PHASE_ACTIONS: dict[int, tuple[type[Action], ...]] = {
     0: (MarkCity,), 2: (Open, Bid, Pass, Discard), 3: (BuyResources, Done), 4: (Build, Done),
     5: (Power,)}
@@ -385,109 +383,13 @@ class Game:
         return p
 
     def _mark(self, a: MarkCity, p: int) -> None:
-        s = self.s
-        if a.city not in self.ctx.cidx:
-            raise IllegalAction(f"{a.city} is not a city of the play area", "R134", a)
-        if a.city in s.marked:
-            raise IllegalAction(f"{a.city} is already marked; marked cities are distinct", "R134", a)
-        s.marked.append(a.city)
-        s.to_act.pop(0)
+        rounds.mark(self, a, p)
 
     def _advance(self) -> None:
-        """Run everything automatic until a player must decide or the game ends."""
-        s = self.s
-        while not s.over:
-            p = self._current()
-            if p is None:
-                self._end_phase()
-            elif p == self.ctx.trust:
-                self._trust_turn()
-            else:
-                return
-
-    def _end_phase(self) -> None:
-        s, ph = self.s, self.s.phase
-        if ph == 0:
-            self._enter(1)
-        elif ph == 2:
-            self.ctx.edition.end_phase2(self)
-            end_phase2_step3_cleanup(self)
-            if s.round == 1:
-                self._reorder()  # R21
-            self._enter(3)
-        elif ph == 3:
-            self._enter(4)
-        elif ph == 4:
-            if max(len(s.mine[p]) for p in self.ctx.humans) >= self.ctx.end_cities:  # R96
-                s.over, s.phase = True, 6
-                self._log("game_over", None, 0, "R96 end threshold reached: " +
-                          ", ".join(f"{n} {v}" for n, v in self.scores().items()))
-                return
-            self._enter(5)
-        elif ph == 5:
-            bureaucracy.finish(self)
-            s.round += 1
-            self._enter(1)
+        rounds.advance(self)
 
     def _enter(self, ph: int) -> None:
-        s = self.s
-        s.phase = ph
-        self._log("phase", None, ph, PHASE_NAMES[ph])
-        humans = self.ctx.humans
-        if ph == 5 and s.step == 1 and max(len(s.mine[p]) for p in humans) >= self.ctx.step2_cities:
-            begin_step2(self)  # R89
-        if s.step3_from is not None and (s.round, ph) >= s.step3_from:
-            begin_step3(self)
-        if ph == 1:
-            if s.round > 1:
-                self._reorder()
-            self._enter(2)
-        elif ph == 2:
-            s.active, s.bought, s.auction, s.first_draw = s.order[:], [], None, False
-            s.flags.pop("trust_plant", None)
-            self.ctx.edition.start_phase2(self)
-            if not current_market(self):
-                s.active = []  # O13: nothing to auction
-        elif ph in (3, 4):
-            s.to_act = s.order[::-1]  # R45, R54
-        elif ph == 5:
-            s.to_act = [p for p in s.order if p != self.ctx.trust]
-
-    def _reorder(self) -> None:
-        """R18-R22: most cities first, then the highest plant, then the previous order."""
-        s = self.s
-        prev = {p: i for i, p in enumerate(s.order)}
-        humans = sorted(self.ctx.humans, key=lambda p: (-len(s.mine[p]), -max(s.plants[p], default=0),
-                                                        prev[p]))
-        if self.ctx.trust is not None:
-            humans.insert(1, self.ctx.trust)  # R129
-        s.order = humans
-        self._log("order", None, 0, ", ".join(self.ctx.names[p] for p in humans))
-
-    def _trust_turn(self) -> None:
-        s, t, policy = self.s, self.ctx.trust, self.ctx.trust_policy
-        assert t is not None and policy is not None
-        if s.phase == 2:
-            plant = policy.choose_plant(self)
-            if plant is None:
-                s.active.remove(t)
-            else:
-                s.flags["trust_plant"] = plant
-                auction.take_plant(self, t, plant)
-        elif s.phase == 3:
-            plant = s.flags.pop("trust_plant", None)
-            if plant is not None:
-                take = policy.fuel(self, plant)
-                s.res = [n - x for n, x in zip(s.res, take, strict=True)]
-                self._log("trust_fuel", self.ctx.names[t], sum(take), f"R131 takes {take}")
-            s.to_act.pop(0)
-        elif s.phase == 4:
-            rng = random.Random(f"{self.ctx.seed}/{s.counter}")
-            s.counter += 1
-            city = policy.choose_city(self, rng)
-            if city is not None:
-                building.add_house(self, t, city, 0)
-            s.to_act.pop(0)
+        rounds.enter(self, ph)
 
 
 def _amount(a: Action) -> int:
