@@ -95,7 +95,9 @@ class Open(Action):
     bid: int
 
     def __init__(self, player: str, plant: int, bid: int) -> None:
-        _init(self, player=player, plant=int(plant), bid=int(bid))
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "plant", int(plant))
+        object.__setattr__(self, "bid", int(bid))
 
     def _text(self) -> str:
         return f"open {self.plant} at {self.bid}"
@@ -109,7 +111,8 @@ class Bid(Action):
     amount: int
 
     def __init__(self, player: str, amount: int) -> None:
-        _init(self, player=player, amount=int(amount))
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "amount", int(amount))
 
     def _text(self) -> str:
         return f"bid {self.amount}"

@@ -13,12 +13,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def _range(g: Game, key: tuple, make, lo: int, hi: int) -> list[Action]:
+_ROWS: dict[tuple, list[Action]] = {}  # actions are immutable: one shared row per (kind, player, plant)
+
+
+def _range(key: tuple, make, lo: int, hi: int) -> list[Action]:
+    """The cached actions make(lo) .. make(hi)."""
     if hi < lo:
         return []
-    row = g.ctx.cache.get(key)
+    row = _ROWS.get(key)
     if row is None or len(row) <= hi:
-        row = g.ctx.cache[key] = [make(i) for i in range(max(hi + 1, 2 * len(row or ()) + 64))]
+        row = _ROWS[key] = [make(i) for i in range(max(hi + 1, 2 * len(row or ()) + 64))]
     return row[lo:hi + 1]
 
 
@@ -28,13 +32,13 @@ def legal(g: Game, p: int) -> list[Action]:
         return discard_options(g, p)
     money = s.money[p]
     if s.auction is not None:
-        out = _range(g, ("bid", p), lambda b: Bid(name, b), s.auction[1] + 1, money)
+        out = _range(("bid", name), lambda b: Bid(name, b), s.auction[1] + 1, money)
         out.append(g.ctx.pass_action[p])
         return out
     out = []
     for plant in current_market(g):
         lo = g.ctx.edition.min_bid(g, plant)
-        out += _range(g, ("open", p, plant), lambda b, pl=plant: Open(name, pl, b), lo, money)
+        out += _range(("open", name, plant), lambda b, pl=plant: Open(name, pl, b), lo, money)
     if s.round > 1 or not out:  # R35: no passing in round 1
         out.append(g.ctx.pass_action[p])
     return out

@@ -15,11 +15,18 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+_POWER: dict[tuple, Power] = {}  # immutable actions, shared by every game
+
+
 def legal(g: Game, p: int) -> list[Action]:
     s, name = g.s, g.ctx.names[p]
     out: list[Action] = []
     for subset, hc in _run_options(s.plants[p], s.tokens[p]):
-        out.append(Power(name, subset, hc if needs(subset)[4] else None))
+        key = (name, subset, hc)
+        a = _POWER.get(key)
+        if a is None:
+            a = _POWER[key] = Power(name, subset, hc if needs(subset)[4] else None)
+        out.append(a)
     return out
 
 

@@ -57,7 +57,6 @@ class Context:
         self.plant_limit = edition.plant_limit(n)
         self.step2_cities, self.end_cities = edition.step2_cities(n), edition.end_cities(n)
         self.max_cities = edition.tables["max_cities"]
-        self.cache: dict[tuple, list[Action]] = {}
         self.pass_action = [Pass(x) for x in self.names]
         self.done_action = [Done(x) for x in self.names]
         self.buy_one = [[BuyResources(x, *(int(k == i) for k in range(4))) for i in range(4)]
@@ -69,9 +68,9 @@ class Context:
 class Game:
     """A game of Power Grid. Create one with :func:`powergrid_nb.new_game` or :func:`load`."""
 
-    def __init__(self, ctx: Context, state: State, history: list[Event] | None = None) -> None:
+    def __init__(self, ctx: Context, state: State, history: list[tuple] | None = None) -> None:
         self.ctx, self.s = ctx, state
-        self._history: list[Event] = history if history is not None else []
+        self._history: list[tuple] = list(history) if history is not None else []
         self._stack: list[Action] = []
         self._root = (state.clone(), len(self._history))
         self._conn: dict[int, tuple] = {}
@@ -216,7 +215,8 @@ class Game:
 
     @property
     def history(self) -> list[Event]:
-        return list(self._history)
+        """The event log: decisions and what the game did (draws, refills, incomes, steps)."""
+        return [Event(*e) for e in self._history]
 
     @property
     def actions(self) -> list[Action]:
@@ -338,7 +338,7 @@ class Game:
 
     def _log(self, kind: str, player: str | None, amount: int, detail: str) -> None:
         s = self.s
-        self._history.append(Event(s.round, s.phase, s.step, player, kind, amount, detail))
+        self._history.append((s.round, s.phase, s.step, player, kind, amount, detail))
 
     def _pay(self, p: int, amount: int, why: str) -> None:
         if amount:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SaveFileError
-from .game import Event, Game
+from .game import Game
 from .maps import GameMap, MapError, load_map
 from .newgame import check_options, make_context
 from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
@@ -113,6 +113,8 @@ class _Reader:
                 raise self.fail("missing", key)
             return default
         v = self.data[key]
+        if v is None and default is None:
+            return None
         if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
             raise self.fail(f"expected an integer, got {v!r}", key)
         if not isinstance(v, kind):
@@ -164,7 +166,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         if not (isinstance(row, list) and len(row) == 7):
             raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
                                 f"game.history[{i}]")
-        hist.append(Event(*row))
+        hist.append(tuple(row))
     g = Game(ctx, s, hist)
     _check_invariants(g)
     g._advance()

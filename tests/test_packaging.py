@@ -1,0 +1,48 @@
+"""The wheel ships the map files, so a non-editable install can load them (issue #2)."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "-w", str(out), str(ROOT)], check=True, capture_output=True, text=True)
+    (whl,) = out.glob("powergrid_nb-*.whl")
+    return whl
+
+
+def test_wheel_contains_maps_and_data(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for f in ("powergrid_nb/_maps/germany.json", "powergrid_nb/_maps/usa.json",
+              "powergrid_nb/data/plants.json", "powergrid_nb/data/editions.json"):
+        assert f in names
+
+
+def test_installed_wheel_loads_maps_and_plays(wheel: Path, tmp_path: Path) -> None:
+    """Unpacked outside the source tree (what a non-editable ``pip install .`` gives)."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    code = (
+        "import powergrid_nb, random\n"
+        "from powergrid_nb.maps import load_map\n"
+        f"assert powergrid_nb.__file__.startswith({str(site)!r}), powergrid_nb.__file__\n"
+        "for name in ('germany', 'usa'):\n"
+        "    m = load_map(name)\n"
+        "    assert '_maps' in m.path and len(m.cities) == 42, m.path\n"
+        "g = powergrid_nb.new_game(3, map='usa', seed=3)\n"
+        "rng = random.Random(3)\n"
+        "while not g.is_over: g.apply(rng.choice(g.legal_actions()))\n"
+        "print('ok', g.round)\n"
+    )
+    r = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n" + code],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok")
