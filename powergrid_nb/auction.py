@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, Bid, Discard, Open, Pass
 from .errors import IllegalAction
 from .plants import capacities, fits, keep_options
+from .resources import next_price
 from .steps import current_market, draw
 
 if TYPE_CHECKING:
@@ -156,6 +157,12 @@ def take_plant(g: Game, p: int, plant: int) -> None:
             s.discard = p
 
 
+def default_keep(g: Game, options: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """O10: of the maximal keeps, the one holding more of the type with the higher market price."""
+    price = [next_price(k, g.s.res[k]) or 9 for k in range(2)]  # an empty track: dearest
+    return max(options, key=lambda keep: keep[0] * price[0] + keep[1] * price[1])
+
+
 def _discard(g: Game, a: Discard, p: int) -> None:
     s = g.s
     own = s.plants[p]
@@ -167,7 +174,7 @@ def _discard(g: Game, a: Discard, p: int) -> None:
                             f"one of {', '.join(map(str, own[:-1]))}", "R36", a)
     rest = [x for x in own if x != a.plant]
     best = keep_options(rest, s.tokens[p])
-    keep = best[0] if a.keep is None else a.keep
+    keep = default_keep(g, best) if a.keep is None else a.keep
     if any(k < 0 or k > t for k, t in zip(keep, s.tokens[p], strict=True)) \
             or not fits(capacities(rest), keep):
         raise IllegalAction(f"cannot keep {list(keep)} (coal, oil, garbage, uranium) on plants "

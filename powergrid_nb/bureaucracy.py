@@ -44,6 +44,8 @@ def apply(g: Game, a: Action, p: int) -> None:
         raise IllegalAction(f"plants {list(a.plants)} need {_need_text(a.plants)} but "
                             f"{g.ctx.names[p]} holds {_tokens_text(s.tokens[p])}", "R73", a)
     has_hybrid = needs(a.plants)[4] > 0
+    if not has_hybrid and a.hybrid_coal not in (None, 0):
+        raise IllegalAction(f"no hybrid runs in {list(a.plants)}: leave hybrid_coal out", "R46", a)
     hc = (options[-1] if a.hybrid_coal is None else a.hybrid_coal) if has_hybrid else 0
     if hc not in options:
         raise IllegalAction(f"the hybrids can burn {options[0]} to {options[-1]} coal, not {hc}",

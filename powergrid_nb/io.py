@@ -184,13 +184,16 @@ def _state_from(r: _Reader, ctx: Any) -> State:
         return idx[v]
 
     def people(key: str, rr: _Reader = r, default: Any = ...) -> list[int]:
-        return [who(v, f"{rr.where}.{key}[{i}]")
-                for i, v in enumerate(rr.get(key, list, default))]
+        if default is not ... and (not isinstance(rr.data, dict) or rr.data.get(key) is None):
+            return list(default)  # player indices
+        return [who(v, f"{rr.where}.{key}[{i}]") for i, v in enumerate(rr.get(key, list))]
 
     s.round, s.phase, s.step = r.get("round", int), r.get("phase", int), r.get("step", int)
     if s.round < 1 or not 0 <= s.phase <= 6 or s.step not in (1, 2, 3):
         raise r.fail("round >= 1, phase 0-6 and step 1-3 are required")
     s.over = bool(r.get("over", bool, s.phase == 6))
+    if s.over != (s.phase == 6):
+        raise r.fail("over must be true exactly when phase is 6 (game over)", "over")
     s.order = people("player_order")
     s.seats = people("seat_order", default=[p for p in s.order if p != ctx.trust])
     if sorted(s.order) != list(range(len(ctx.names))):
@@ -236,8 +239,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.top_known = r.get("top_known", bool, False)
     default_to_act = {0: [p for p in s.order[::-1] if p != ctx.trust], 3: s.order[::-1],
                       4: s.order[::-1], 5: [p for p in s.order if p != ctx.trust]}
-    s.to_act = people("to_act", default=None) if "to_act" in r.data else \
-        list(default_to_act.get(s.phase, []))
+    s.to_act = people("to_act", default=default_to_act.get(s.phase, []))
     ar = r.sub("auction_round", {})
     s.active = people("active", ar, s.order[:] if s.phase == 2 else [])
     s.bought = people("bought", ar, [])

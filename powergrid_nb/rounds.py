@@ -42,7 +42,7 @@ def advance(g: Game) -> None:
 
 def end_phase(g: Game) -> None:
     s, ph = g.s, g.s.phase
-    if ph == 0:
+    if ph in (0, 1):  # marking done, or a position loaded at the start of phase 1
         enter(g, 1)
     elif ph == 2:
         g.ctx.edition.end_phase2(g)
