@@ -239,6 +239,7 @@ class Game:
         return current_market(self)
 
     def future_market(self) -> list[int]:
+        """Visible, not biddable (R12); ends with the Step 3 card (plants.STEP3 = 99) while it waits (R90)."""
         return [] if self.s.step == 3 else self.s.market[4:]
 
     def min_bid(self, plant: int) -> int:
