@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from .plants import RESOURCES
+from .plants import PLANTS, RESOURCES
 
 
 class Action:
@@ -219,6 +219,8 @@ class Power(Action):
     hybrid_coal: int | None
 
     def __init__(self, player: str, plants: Any = (), hybrid_coal: int | None = None) -> None:
+        if hybrid_coal == 0 and not any(PLANTS[n].is_hybrid for n in plants if n in PLANTS):
+            hybrid_coal = None  # no hybrid runs: 0 coal to hybrids says nothing
         _init(self, player=player, plants=tuple(sorted(int(p) for p in plants)),
               hybrid_coal=None if hybrid_coal is None else int(hybrid_coal))
 

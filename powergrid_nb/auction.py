@@ -74,7 +74,7 @@ def apply(g: Game, a: Action, p: int) -> None:
         raise IllegalAction("no auction is running: open one with a plant and a bid, or pass",
                             "R26", a)
     if isinstance(a, Pass):
-        if s.round == 1:
+        if s.round == 1 and any(g.ctx.edition.min_bid(g, c) <= s.money[p] for c in current_market(g)):
             raise IllegalAction("every player must buy a plant in round 1", "R35", a)
         s.active.remove(p)
         return None

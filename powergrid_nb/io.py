@@ -159,7 +159,10 @@ def game_from_dict(data: dict[str, Any]) -> Game:
             raise
         raise cfg.fail(str(e)) from None
     seed = cfg.get("seed", int)
-    ctx = make_context(names, game_map, edition, tuple(regions), seed, options)
+    try:
+        ctx = make_context(names, game_map, edition, tuple(regions), seed, options)
+    except ValueError as e:
+        raise cfg.fail(str(e), "options") from None
     s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
     hist = []
     for i, row in enumerate(top.get("history", list, [])):
@@ -179,7 +182,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s = State()
 
     def who(v: Any, where: str) -> int:
-        if v not in idx:
+        if not isinstance(v, str) or v not in idx:
             raise SaveFileError(f"{v!r} is not a player ({', '.join(ctx.names)})", where)
         return idx[v]
 
@@ -217,6 +220,9 @@ def _state_from(r: _Reader, ctx: Any) -> State:
         for p in range(n):
             for c in s.mine[p]:
                 houses.setdefault(c, []).append(ctx.names[p])
+    for c, o in houses.items():
+        if not isinstance(o, list):
+            raise SaveFileError("expected a list of player names in slot order", f"game.state.houses.{c}")
     s.houses = {c: [who(v, f"game.state.houses.{c}") for v in o] for c, o in houses.items()}
     s.market = sorted(_card_in(c, "game.state.market") for c in r.get("market", list))
     s.removed = sorted(_card_in(c, "game.state.removed") for c in r.get("removed", list, []))
@@ -232,7 +238,10 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     res = r.sub("resources")
     s.res = [res.get(k, int) for k in RESOURCES]
     s.discount = r.get("discount", (int, type(None)), None)
-    s.step3_from = tuple(r.get("step3_from", list, None) or ()) or None  # type: ignore[assignment]
+    s3 = r.get("step3_from", list, None)
+    if s3 is not None and not (len(s3) == 2 and all(type(x) is int for x in s3)):
+        raise r.fail("must be null or [round, phase] (when Step 3 begins)", "step3_from")
+    s.step3_from = None if s3 is None else (s3[0], s3[1])
     s.flags = dict(r.get("flags", dict, {}))
     s.marked = [str(c) for c in r.get("marked", list, [])]
     s.counter = r.get("counter", int, 0)
@@ -299,9 +308,36 @@ def _check_invariants(g: Game) -> None:
     if s.discount is not None and s.discount not in s.market:
         raise SaveFileError(f"the discount token lies on {s.discount}, not in the market",
                             f"{where}.discount")
-    if s.auction is not None and s.auction[0] not in s.market:
-        raise SaveFileError(f"the auctioned plant {s.auction[0]} is not in the market",
-                            f"{where}.auction_round.auction")
+    _check_turn_state(g)
+
+
+def _check_turn_state(g: Game) -> None:
+    """Who is to act must make sense for the phase (otherwise the game could not go on)."""
+    s, ctx = g.s, g.ctx
+    where = "game.state.auction_round"
+    for key, people in (("to_act", s.to_act), ("active", s.active), ("bought", s.bought)):
+        if len(set(people)) != len(people):
+            raise SaveFileError("lists a player twice", f"game.state.{key}")
+    if s.phase in (1, 2, 6) and s.to_act:
+        raise SaveFileError(f"phase {s.phase} has no turn list; leave to_act empty", "game.state.to_act")
+    if s.phase != 2 and (s.auction is not None or s.discard is not None):
+        raise SaveFileError("an auction or a discard can only be pending in phase 2", where)
+    if ctx.trust in s.to_act and s.phase in (0, 5):
+        raise SaveFileError("the Trust takes no turn in this phase", "game.state.to_act")
+    if s.discard is not None and len(s.plants[s.discard]) <= ctx.plant_limit:
+        raise SaveFileError(f"{ctx.names[s.discard]} is not over the plant limit of {ctx.plant_limit}",
+                            f"{where}.discard")
+    if s.auction is not None:
+        plant, bid, leader, bidders = s.auction
+        aw = f"{where}.auction"
+        if plant not in s.market or plant not in g.current_market():
+            raise SaveFileError(f"the auctioned plant {plant} is not in the current market", aw)
+        if len(bidders) < 2 or len(set(bidders)) != len(bidders) or leader not in bidders \
+                or not set(bidders) <= set(s.active) or ctx.trust in bidders:
+            raise SaveFileError("bidders: at least two distinct active players, the leader among them",
+                                aw)
+        if not 0 < bid <= s.money[leader]:
+            raise SaveFileError(f"the high bid {bid} exceeds {ctx.names[leader]}'s money (R31)", aw)
 
 
 def observation(g: Game, player: str) -> dict[str, Any]:
