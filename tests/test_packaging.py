@@ -42,7 +42,8 @@ def test_installed_wheel_loads_maps_and_plays(wheel: Path, tmp_path: Path) -> No
         "while not g.is_over: g.apply(rng.choice(g.legal_actions()))\n"
         "print('ok', g.round)\n"
     )
-    r = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n" + code],
-                       capture_output=True, text=True, cwd=tmp_path)
+    prelude = f"import sys; sys.path.insert(0, {str(site)!r})\n"
+    r = subprocess.run([sys.executable, "-I", "-c", prelude + code], capture_output=True, text=True,
+                       cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("ok")
