@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from . import bureaucracy, resources
-from .actions import Open
+from .actions import Action, Open
 from .errors import IllegalAction
 from .game import PHASE_NAMES
 from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, best_run, capacities, production
@@ -282,14 +282,16 @@ def connections_frame(g: Game) -> pd.DataFrame:
 # --- history ---------------------------------------------------------------------------------
 
 def history_frame(g: Game) -> pd.DataFrame:
-    """One row per history event, oldest first; ``money_delta``: the Elektro a pay (negative) or
-    income (positive) event moved, 0 for every other kind."""
+    """One row per history event, oldest first. ``action``: the decision's text on decision rows;
+    ``money_delta``: the Elektro a pay (negative) or income (positive) event moved, else 0."""
+    decisions = set(Action._registry)
     rows = [{**e._asdict(), "phase_name": PHASE_NAMES.get(e.phase),
+             "action": e.detail if e.kind in decisions else None,
              "money_delta": e.amount if e.kind in ("pay", "income") else 0} for e in g.history]
-    columns = ["round", "phase", "phase_name", "step", "player", "kind", "amount", "detail",
+    columns = ["round", "phase", "phase_name", "step", "player", "kind", "action", "amount", "detail",
                "money_delta"]
     dtypes = {**dict.fromkeys(["round", "phase", "step", "amount", "money_delta"], "Int64"),
-              **dict.fromkeys(["player", "kind", "detail"], "string")}
+              **dict.fromkeys(["player", "kind", "action", "detail"], "string")}
     df = _typed(rows, columns, dtypes)
     df["phase_name"] = _phase_name(list(df["phase_name"]))
     return df

@@ -444,3 +444,17 @@ def test_random_games_cover_every_decision_kind():
     """Sanity: the random games make every kind of decision, so the frames saw every phase."""
     kinds = Counter(type(a).__name__ for points, _ in games() for a in points[-1].actions)
     assert {"Open", "Bid", "Pass", "BuyResources", "Build", "Done", "Power", "MarkCity"} <= set(kinds)
+
+
+def test_history_frame_action_column_holds_decisions_only() -> None:
+    """The history frame's ``action`` column is the decision's text form, NA for engine events."""
+    from powergrid_nb import new_game
+
+    g = new_game(3, seed=5)
+    first = g.legal_actions()[0]
+    g.apply(first)
+    h = g.history_frame()
+    decisions = h[h["action"].notna()]
+    assert list(decisions["action"]) == [str(first)]
+    assert decisions.iloc[0]["player"] == first.player
+    assert h[h["kind"] == "draw"]["action"].isna().all()

@@ -390,3 +390,28 @@ def test_O23_step2_founding_in_empty_marked_city_while_one_exists():
     full = {"Ada": ["Essen"], "Bo": ["Kiel"], "Cy": ["Köln", "Fulda"]}
     g = _marked(step=2, cities=full)
     assert g.build_cost("Dee", "Hamburg") == 10
+
+
+@pytest.mark.provisional
+def test_R109_trust_game_refills_from_the_two_player_row() -> None:
+    """R109: the 2-player game against the Trust refills with the 2-player row (Step 1: 3/2/1/1)."""
+    import random
+
+    from powergrid_nb import new_game
+    from powergrid_nb.resources import TOTALS
+
+    g = new_game(2, edition="recharged", seed=11)
+    assert g.trust == "Trust"
+    rng = random.Random(11)
+    while not any(e.kind == "refill" for e in g.history):
+        before = g.to_dict()["state"]
+        g.apply(rng.choice(g.legal_actions()))
+    moved = {e.detail: e.amount for e in g.history if e.kind == "refill"}
+    after = g.to_dict()["state"]  # holdings after the last run are what the refill saw
+    held = {r: sum(p["tokens"][r] for p in after["players"].values())
+            for r in ("coal", "oil", "garbage", "uranium")}
+    total = dict(zip(("coal", "oil", "garbage", "uranium"), TOTALS, strict=True))
+    for r, want in zip(("coal", "oil", "garbage", "uranium"), (3, 2, 1, 1), strict=True):
+        supply = total[r] - before["resources"][r] - held[r]
+        assert moved[r] == min(want, supply), r
+    assert moved["oil"] == 2 and moved["garbage"] == 1 and moved["uranium"] == 1
