@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# JupyterLab refuses to run as root without --allow-root (containers, CI machines).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/
 
 test: $(STAMP)
 	$(BIN)/ruff check powergrid_nb tests benchmarks

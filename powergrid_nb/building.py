@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Build, Done
+from .actions import Action, Build
 from .errors import IllegalAction
 
 if TYPE_CHECKING:
@@ -101,9 +101,6 @@ def legal(g: Game, p: int) -> list[Action]:
 
 def apply(g: Game, a: Action, p: int) -> None:
     s = g.s
-    if isinstance(a, Done):
-        s.to_act.pop(0)
-        return
     assert isinstance(a, Build)
     for city in a.cities:
         cost, rule, why = city_cost(g, p, city)

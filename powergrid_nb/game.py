@@ -102,6 +102,8 @@ class Game:
         try:
             if self.s.phase == 0:
                 self._mark(action, p)  # type: ignore[arg-type]
+            elif isinstance(action, Done):  # R15: the end of one's turn in phase 3 or 4
+                self.s.to_act.pop(0)
             else:
                 _MODULES[self.s.phase].apply(self, action, p)
         except IllegalAction:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .actions import Action, BuyResources, Done
+from .actions import Action, BuyResources
 from .errors import IllegalAction
 from .plants import RESOURCES, URANIUM, capacities, fits
 
@@ -129,9 +129,6 @@ def legal(g: Game, p: int) -> list[Action]:
 
 def apply(g: Game, a: Action, p: int) -> None:
     s = g.s
-    if isinstance(a, Done):
-        s.to_act.pop(0)
-        return
     assert isinstance(a, BuyResources)
     amounts = a.amounts
     if not any(amounts):
