@@ -1,4 +1,4 @@
-"""The Game: legal actions, apply, undo, copy, and the phase sequence (R13-R23, R96-R104)."""
+"""The Game: legal actions, apply, undo, copy, read-only facts and scores (R14, R99-R104)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from .errors import IllegalAction
 from .rounds import PHASE_NAMES
 from .state import State
 from .steps import current_market
+from .trust import TRUST_NAME
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,7 +44,7 @@ class Context:
     def __init__(self, names: list[str], trust: bool, edition: Edition, game_map: GameMap,
                  regions: tuple[str, ...], options: dict[str, Any], seed: int,
                  map_rules: list[MapRule], trust_policy: TrustPolicy | None) -> None:
-        self.names = names + (["Trust"] if trust else [])
+        self.names = names + ([TRUST_NAME] if trust else [])
         self.humans = list(range(len(names)))
         self.trust = len(names) if trust else None
         self.index = {n: i for i, n in enumerate(self.names)}
