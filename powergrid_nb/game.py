@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .editions import Edition
     from .maprules import MapRule
     from .maps import GameMap
+    from .network import PlanStep
     from .trust import TrustPolicy
 
 _PHASE_ACTIONS: dict[int, tuple[type[Action], ...]] = {
@@ -252,6 +253,11 @@ class Game:
     def build_cost(self, player: str, city: str) -> int | None:
         """What ``player`` would pay to add ``city`` now (R56-R60), or None if not allowed."""
         return building.city_cost(self, self._index(player), city)[0]
+
+    def plan_build(self, player: str, cities: list[str]) -> list[PlanStep]:
+        """Price a build of ``cities`` in this order with the paths each city pays for (R54-R64)."""
+        from .network import price_plan
+        return price_plan(self, player, cities)
 
     def scores(self) -> dict[str, int]:
         """Cities each player can power now with their plants and tokens (R99); final at the end."""

@@ -77,6 +77,8 @@ def enter(g: Game, ph: int) -> None:
     if ph == 1:
         if s.round > 1:
             reorder(g)
+        # the resource market as the round starts, for the history views: coal oil garbage uranium
+        g._log("market", None, sum(s.res), " ".join(map(str, s.res)))
         enter(g, 2)
     elif ph == 2:
         s.active, s.bought, s.auction, s.first_draw = s.order[:], [], None, False

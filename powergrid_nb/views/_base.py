@@ -1,0 +1,86 @@
+"""What every view shares: player colours, the view registry and in-place ``update``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import plotly.graph_objects as go
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+# Okabe-Ito: distinguishable with the common colour-vision deficiencies. Players also get a marker
+# symbol and their name in every legend and hover, so colour is never the only cue.
+PLAYER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
+PLAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "star")
+TRUST_COLOR, TRUST_SYMBOL = "#7F7F7F", "x"
+RESOURCE_COLORS = {"coal": "#7B4A2D", "oil": "#1A1A1A", "garbage": "#D4B000", "uranium": "#C62828"}
+FONT = dict(family="Arial, Helvetica, sans-serif", size=14)
+
+BUILDERS: dict[str, Callable[..., go.Figure]] = {}
+
+
+def player_color(g: Game, name: str) -> str:
+    """A player's colour, fixed by their place in ``g.players`` (the same in every view)."""
+    if name == g.trust:
+        return TRUST_COLOR
+    return PLAYER_COLORS[g.players.index(name) % len(PLAYER_COLORS)]
+
+
+def player_symbol(g: Game, name: str) -> str:
+    if name == g.trust:
+        return TRUST_SYMBOL
+    return PLAYER_SYMBOLS[g.players.index(name) % len(PLAYER_SYMBOLS)]
+
+
+def participants(g: Game) -> list[str]:
+    """Players then the Trust, if any: the fixed order of per-player traces."""
+    return g.players + ([g.trust] if g.trust else [])
+
+
+def view(name: str) -> Callable[[Callable[..., go.Figure]], Callable[..., go.Figure]]:
+    """Register a figure builder under ``name``; the figure remembers its view and arguments, so
+    :func:`update` can refresh it later."""
+
+    def wrap(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
+        @functools.wraps(builder)
+        def build(g: Game, **kwargs: Any) -> go.Figure:
+            fig = builder(g, **kwargs)
+            fig.update_layout(meta={"view": name, "args": kwargs})
+            return fig
+
+        BUILDERS[name] = builder
+        return build
+
+    return wrap
+
+
+def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
+    """Refresh a view (a ``go.Figure`` or ``go.FigureWidget``) in place for the game's current state.
+
+    Trace data, annotations and shapes are replaced; the figure object, and so a displayed widget,
+    stays the same. ``changes`` override the view's arguments (e.g. ``player="Bo"``).
+    """
+    meta = fig.layout.meta
+    if not isinstance(meta, dict) or meta.get("view") not in BUILDERS:
+        raise ValueError("not a powergrid_nb view: build it with a powergrid_nb.views function")
+    args = {**meta.get("args", {}), **changes}
+    fresh = BUILDERS[meta["view"]](g, **args)
+    if len(fresh.data) != len(fig.data):
+        raise ValueError(f"the {meta['view']} view now has {len(fresh.data)} traces, the figure "
+                         f"{len(fig.data)}: build a new figure for this game")
+    with fig.batch_update():
+        for old, new in zip(fig.data, fresh.data, strict=True):
+            old.update(new.to_plotly_json(), overwrite=True)
+        fig.layout.update(annotations=fresh.layout.annotations, shapes=fresh.layout.shapes,
+                          title=fresh.layout.title, meta={"view": meta["view"], "args": args})
+    return fig
+
+
+def base_layout(fig: go.Figure, title: str, **kw: Any) -> go.Figure:
+    """The look every view shares: white background, readable font, room for a legend."""
+    fig.update_layout(title=dict(text=title, x=0.01, xanchor="left"), template="plotly_white",
+                      font=FONT, margin=dict(l=40, r=20, t=60, b=40), **kw)
+    return fig
