@@ -73,9 +73,16 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
                          f"{len(fig.data)}: build a new figure for this game")
     with fig.batch_update():
         for old, new in zip(fig.data, fresh.data, strict=True):
-            old.update(new.to_plotly_json(), overwrite=True)
-        fig.layout.update(annotations=fresh.layout.annotations, shapes=fresh.layout.shapes,
-                          title=fresh.layout.title, meta={"view": meta["view"], "args": args})
+            props = new.to_plotly_json()
+            for key in old.to_plotly_json():  # clear what the fresh trace no longer sets
+                if key not in props and key not in ("type", "uid"):
+                    props[key] = None
+            old.update(props, overwrite=True)
+        # assigned, not merged: layout.update would keep annotations the fresh figure no longer has
+        fig.layout.annotations = fresh.layout.annotations
+        fig.layout.shapes = fresh.layout.shapes
+        fig.layout.title = fresh.layout.title
+        fig.layout.meta = {"view": meta["view"], "args": args}
     return fig
 
 
