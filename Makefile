@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test setup bench clean
+.PHONY: lab test setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,22 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/
 
-test: $(STAMP)
-	$(BIN)/ruff check powergrid_nb tests benchmarks
+# The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
+# Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).
+browser:
+	@if [ -x /usr/bin/chromium ] || [ "$$POWERGRID_NO_BROWSER" = 1 ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing chromium for the browser tests (apt-get, about 30 s)..."; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
+			|| echo "apt-get could not install chromium: the browser tests will fail"; \
+	else \
+		echo "No /usr/bin/chromium: the browser tests will fail. Install it with:"; \
+		echo "    sudo apt-get update && sudo apt-get install -y chromium"; \
+		echo "or skip them: POWERGRID_NO_BROWSER=1 make test"; \
+	fi
+
+test: $(STAMP) browser
+	$(BIN)/ruff check powergrid_nb tests benchmarks scripts
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -6,5 +6,14 @@ frames and API.
 """
 
 from ._base import PLAYER_COLORS, RESOURCE_COLORS, player_color, player_symbol, update
+from .dashboard import dashboard
+from .history import history_figure
+from .map import map_figure
+from .plants import plants_figure
+from .players import players_figure
+from .resources import resources_figure
 
-__all__ = ["PLAYER_COLORS", "RESOURCE_COLORS", "player_color", "player_symbol", "update"]
+__all__ = [
+    "PLAYER_COLORS", "RESOURCE_COLORS", "dashboard", "history_figure", "map_figure", "plants_figure",
+    "player_color", "player_symbol", "players_figure", "resources_figure", "update",
+]

@@ -1,0 +1,168 @@
+"""The dashboard: one compact figure of a game in progress (map, resource prices, players, status).
+
+Built from its own small traces (not the other views), so it depends only on the frames.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+from .players import player_label
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+HOUSE_FILL = ("#FFFFFF", "#D9D9D9", "#A6A6A6", "#737373")  # city fill by houses built: 0, 1, 2, 3
+
+
+def _int(x: Any) -> int | None:
+    return None if x is pd.NA or x is None else int(x)
+
+
+def status_text(g: Game) -> str:
+    """ "Round 3 · Step 1 · Phase: auction · Cy to act" (or the winners once the game is over)."""
+    if g.is_over:
+        return f"Round {g.round} · Step {g.step} · Game over · winner(s): {', '.join(g.winners)}"
+    who = f" · {g.current_player} to act" if g.current_player else ""
+    return f"Round {g.round} · Step {g.step} · Phase: {g.phase_name}{who}"
+
+
+def auction_text(g: Game) -> str:
+    """The auction running now, if any: "plant 13: Bo leads at 15 Elektro"."""
+    pf = g.plants_frame()
+    running = pf[pf["in_auction"]]
+    if running.empty:
+        return ""
+    row = running.iloc[0]
+    return f"Auction: plant {row['plant']}, {row['leader']} leads at {row['high_bid']} Elektro"
+
+
+def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
+    cf = g.cities_frame(player)
+    cn = g.connections_frame()
+    pos = {str(c): (float(r["lon"]), float(r["lat"])) for c, r in cf.iterrows()}
+    xs: list[Any] = []
+    ys: list[Any] = []
+    for a, b in zip(cn.loc[cn["in_play"], "city_a"], cn.loc[cn["in_play"], "city_b"], strict=True):
+        xs += [pos[a][0], pos[b][0], None]
+        ys += [pos[a][1], pos[b][1], None]
+    traces = [go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="#BBBBBB", width=1.5),
+                         hoverinfo="skip", showlegend=False, name="connections")]
+    out = cf[~cf["in_play"]]
+    traces.append(go.Scatter(x=list(out["lon"]), y=list(out["lat"]), mode="markers", name="not in play",
+                             marker=dict(size=6, color="#E5E5E5"), showlegend=False,
+                             text=[str(c) for c in out.index],
+                             hovertemplate="%{text} (not in play)<extra></extra>"))
+    inp = cf[cf["in_play"]]
+    houses = [int(h) for h in inp["houses"]]
+    owners = [", ".join(o) or ("nobody (a marked start city)" if m else "nobody")
+              for o, m in zip(inp["owners"], inp["marked"], strict=True)]
+    if player is not None:
+        costs = [f"{player} builds for {c} Elektro" if _int(c) is not None else f"{player} cannot build"
+                 for c in inp["build_cost"]]
+    else:
+        costs = [""] * len(inp)
+    regions = g.map.regions
+    traces.append(go.Scatter(
+        x=list(inp["lon"]), y=list(inp["lat"]), mode="markers", name="cities", showlegend=False,
+        marker=dict(size=15, color=[HOUSE_FILL[min(h, 3)] for h in houses],
+                    line=dict(color=[regions.get(str(r), "#555555") for r in inp["region"]], width=2)),
+        text=[str(c) for c in inp.index], customdata=[[h, o, c] for h, o, c in zip(houses, owners, costs,
+                                                                                  strict=True)],
+        hovertemplate="<b>%{text}</b>: %{customdata[0]} house(s): %{customdata[1]}<br>%{customdata[2]}"
+                      "<extra></extra>"))
+    span = max(1e-6, max(cf["lon"]) - min(cf["lon"])) if len(cf) else 1.0
+    dx = span * 0.012
+    for name in participants(g):
+        hx, hy, hc = [], [], []
+        for city, r in inp.iterrows():
+            own = list(r["owners"])
+            for slot, owner in enumerate(own):
+                if owner == name:
+                    hx.append(float(r["lon"]) + (slot - (len(own) - 1) / 2) * dx)
+                    hy.append(float(r["lat"]) - dx * 0.2)
+                    hc.append(str(city))
+        traces.append(go.Scatter(
+            x=hx, y=hy, mode="markers", name=name, legendgroup=name, text=hc,
+            marker=dict(size=9, symbol=player_symbol(g, name), color=player_color(g, name),
+                        line=dict(color="#000000", width=1)),
+            hovertemplate=f"{name}: house in %{{text}}<extra></extra>"))
+    return traces
+
+
+@view("dashboard")
+def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Figure:
+    """A compact overview of a game in progress: the play area with houses per player (city fill:
+    houses built), next-token prices with token counts, money and cities per player, and the status
+    (round, step, phase, who acts, a running auction) in the title.
+
+    ``player``: whose build costs the city hovers show (None: the player to act, if any).
+    Traces (fixed; n = participants): 0 connections, 1 cities out of play, 2 cities in play,
+    3..3+n-1 houses per participant, then next-token prices, money, cities owned, can power now.
+    """
+    who = player if player is not None else g.current_player
+    if who == g.trust:
+        who = None
+    fig = make_subplots(rows=3, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.08,
+                        vertical_spacing=0.12,
+                        specs=[[{"rowspan": 3}, {}], [None, {}], [None, {}]],
+                        subplot_titles=(f"Play area ({g.map.name})",
+                                        "Next token (Elektro; tokens on the market)",
+                                        "Money (Elektro)", "Cities: owned / can power now"))
+    for tr in _map_traces(g, who):
+        fig.add_trace(tr, row=1, col=1)
+    rf = g.resources_frame().drop_duplicates("resource")
+    res = [str(r) for r in rf["resource"]]
+    price = [_int(x) for x in rf["next_price"]]
+    tokens = [int(x) for x in rf["market_total"]]
+    fig.add_trace(go.Bar(x=res, y=price, name="next token", showlegend=False,
+                         marker=dict(color=[RESOURCE_COLORS[r] for r in res]),
+                         text=[f"{t} left" if p is not None else "none"
+                               for p, t in zip(price, tokens, strict=True)],
+                         textposition="outside", customdata=[[t] for t in tokens],
+                         hovertemplate="%{x}: next token %{y} Elektro, %{customdata[0]} on the market"
+                                       "<extra></extra>"), row=1, col=2)
+    pf = g.players_frame()
+    names = [str(n) for n in pf.index]
+    labels = [player_label(o, n) for o, n in zip(pf["order"], names, strict=True)]
+    colors = [player_color(g, n) for n in names]
+    money = [_int(x) for x in pf["money"]]
+    fig.add_trace(go.Bar(x=labels, y=money, name="money", showlegend=False, marker=dict(color=colors),
+                         text=money, textposition="outside",
+                         hovertemplate="%{x}: %{y} Elektro<extra></extra>"), row=2, col=2)
+    cities = [_int(x) for x in pf["cities"]]
+    can = [_int(x) for x in pf["can_power"]]
+    fig.add_trace(go.Bar(x=labels, y=cities, name="cities owned", showlegend=False, marker=dict(color=colors),
+                         text=cities, textposition="outside", offsetgroup="owned",
+                         hovertemplate="%{x}: %{y} cities owned<extra></extra>"), row=3, col=2)
+    fig.add_trace(go.Bar(x=labels, y=can, name="can power now", showlegend=False, offsetgroup="power",
+                         marker=dict(color=colors, opacity=0.55, pattern=dict(shape="/", fgcolor="#FFFFFF")),
+                         text=can, textposition="outside",
+                         hovertemplate="%{x}: can power %{y} cities now<extra></extra>"), row=3, col=2)
+    lons = [c.lon for c in g.map.cities.values()]
+    lats = [c.lat for c in g.map.cities.values()]
+    mid = sum(lats) / len(lats) if lats else 0.0
+    ratio = 1 / max(0.3, math.cos(math.radians(max(-80.0, min(80.0, mid)))))
+    fig.update_xaxes(visible=False, row=1, col=1,
+                     range=[min(lons, default=0) - 0.5, max(lons, default=1) + 0.5])
+    fig.update_yaxes(visible=False, row=1, col=1, scaleanchor="x", scaleratio=ratio)
+    for r in (1, 2, 3):
+        fig.update_yaxes(rangemode="tozero", autorangeoptions=dict(include=[0, 5]), row=r, col=2)
+    fig.update_yaxes(title_text="Elektro", row=1, col=2)
+    fig.update_yaxes(title_text="Elektro", row=2, col=2)
+    fig.update_yaxes(title_text="cities", row=3, col=2)
+    title = status_text(g)
+    extra = auction_text(g) if g.phase_name == "auction" else ""
+    if extra:
+        title += f"<br><sup>{extra}</sup>"
+    base_layout(fig, title, height=height, barmode="group",
+                legend=dict(orientation="h", x=0, y=-0.04, title_text="houses: "))
+    fig.update_layout(margin=dict(l=20, r=20, t=90, b=40))
+    fig.update_traces(cliponaxis=False, selector=dict(type="bar"))
+    return fig

@@ -1,0 +1,94 @@
+"""The history view: money, cities, cities powered and income per round and player; the resource
+prices over the rounds; auction prices paid against the plants' face values."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..timeline import auctions_frame, market_history_frame, rounds_frame
+from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+# (rounds_frame column, panel title with unit): the four small multiples, in trace order
+PANELS = (("money", "Money at the end of the round (Elektro)"), ("cities", "Cities owned"),
+          ("powered", "Cities powered"), ("income", "Income (Elektro)"))
+HUMAN_ONLY = {"money", "powered", "income"}  # the Trust has no money, never powers
+
+
+def _values(s: pd.Series) -> list[Any]:
+    return [None if x is pd.NA else int(x) for x in s]
+
+
+def _line(g: Game, name: str, x: list[Any], y: list[Any], what: str, unit: str, legend: bool) -> go.Scatter:
+    return go.Scatter(x=x, y=y, name=name, legendgroup=name, showlegend=legend, mode="lines+markers",
+                      line=dict(color=player_color(g, name), width=3),
+                      marker=dict(symbol=player_symbol(g, name), size=9, color=player_color(g, name)),
+                      hovertemplate=f"{name}, round %{{x}}: %{{y}} {unit}{what}<extra></extra>")
+
+
+@view("history")
+def history_figure(g: Game, *, height: int = 800) -> go.Figure:
+    """Over the rounds, per player (colour + symbol; one legend click toggles a player everywhere).
+
+    Traces (fixed; n = participants, the Trust last): money[n], cities[n], powered[n], income[n],
+    next-token price per resource[4], auction price vs face value[n], the y = x diagonal[1].
+    """
+    names = participants(g)
+    rf, mf, af = rounds_frame(g), market_history_frame(g), auctions_frame(g)
+    fig = make_subplots(rows=3, cols=2, vertical_spacing=0.11, horizontal_spacing=0.1,
+                        subplot_titles=[t for _, t in PANELS] + [
+                            "Next-token price at the start of the round (Elektro)",
+                            "Auctions: price paid vs face value (Elektro)"])
+    for k, (col, _) in enumerate(PANELS):
+        unit = " Elektro" if col in ("money", "income") else " cities"
+        what = {"powered": " powered", "cities": " owned", "income": " income"}.get(col, "")
+        for name in names:
+            rows = rf[rf["player"] == name]
+            empty = col in HUMAN_ONLY and name == g.trust
+            x = [] if empty else _values(rows["round"])
+            y = [] if empty else _values(rows[col])
+            fig.add_trace(_line(g, name, x, y, what, unit, legend=col == "cities"),
+                          row=k // 2 + 1, col=k % 2 + 1)
+    for res, color in RESOURCE_COLORS.items():
+        rows = mf[mf["resource"] == res]
+        fig.add_trace(go.Scatter(x=_values(rows["round"]), y=_values(rows["next_price"]), name=f"{res} price",
+                                 legendgroup=f"resource {res}", mode="lines+markers",
+                                 line=dict(color=color, width=3), marker=dict(size=8, color=color),
+                                 customdata=[[t] for t in _values(rows["tokens"])],
+                                 hovertemplate=f"{res}, round %{{x}}: next token %{{y}} Elektro "
+                                               "(%{customdata[0]} on the market)<extra></extra>"),
+                      row=3, col=1)
+    for name in names:
+        rows = af[af["player"] == name]
+        custom = [[r, p, "discounted" if d else ("Trust take" if t else "")] for r, p, d, t in zip(
+            _values(rows["round"]), _values(rows["premium"]), rows["discounted"], rows["trust"], strict=True)]
+        fig.add_trace(go.Scatter(
+            x=_values(rows["face_value"]), y=_values(rows["price"]), name=name, legendgroup=name,
+            showlegend=False, mode="markers", customdata=custom,
+            marker=dict(symbol=player_symbol(g, name), size=12, color=player_color(g, name),
+                        line=dict(color="#FFFFFF", width=1)),
+            hovertemplate=f"{name}: plant %{{x}} for %{{y}} Elektro<br>round %{{customdata[0]}}, "
+                          "premium %{customdata[1]:+d} Elektro %{customdata[2]}<extra></extra>"),
+            row=3, col=2)
+    top = max([10, *_values(af["face_value"]), *_values(af["price"])])
+    fig.add_trace(go.Scatter(x=[0, top], y=[0, top], name="paid face value", mode="lines",
+                             line=dict(color="#888888", dash="dash", width=2), hoverinfo="skip"),
+                  row=3, col=2)
+    zero = dict(rangemode="tozero", autorangeoptions=dict(include=[0, 5]))  # integer ticks when small
+    for k, (col, _) in enumerate(PANELS):
+        fig.update_xaxes(title_text="round", row=k // 2 + 1, col=k % 2 + 1)
+        fig.update_yaxes(title_text="Elektro" if col in ("money", "income") else "cities", **zero,
+                         row=k // 2 + 1, col=k % 2 + 1)
+    fig.update_xaxes(title_text="round", row=3, col=1)
+    fig.update_yaxes(title_text="Elektro", **zero, row=3, col=1)
+    fig.update_xaxes(title_text="plant number = face value (Elektro)", **zero, row=3, col=2)
+    fig.update_yaxes(title_text="price paid (Elektro)", **zero, row=3, col=2)
+    state = "game over" if g.is_over else f"round {g.round}, {g.phase_name}"
+    base_layout(fig, f"History · {state}", height=height, legend=dict(groupclick="togglegroup"))
+    return fig

@@ -1,0 +1,201 @@
+"""The resource market as supply curves: what the next token costs, what n tokens cost in all,
+and how the curves move after the next refill.
+
+One column per resource (coal, oil, garbage, uranium). Top row: the price of the k-th token
+bought now (a step function); bottom row: the total cost of buying k tokens. Dashed: the same
+after the next phase-5 refill if nobody buys. Prices come from the engine (frames and
+``powergrid_nb.resources.price_ladder``), never from a table here.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .. import resources as engine
+from ..frames import price_ladder_frame
+from ..plants import RESOURCES, fits
+from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+KEY = "#8C8C8C"
+STORAGE = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
+TRACES_PER_RESOURCE = ("now", "depot", "after refill", "total now", "total after refill", "player")
+
+
+def _int(x: Any) -> int | None:
+    return None if pd.isna(x) else int(x)
+
+
+def _after_refill(kind: int, info: pd.Series) -> list[int]:
+    """Prices of every token buyable after the next refill if nobody buys first: the track at the
+    engine's prices (R117), then any depot (R126) with what stays in the supply."""
+    n = int(info["market_total"]) + int(info["refill_next"])
+    prices = engine.price_ladder(kind, n)
+    depot = _int(info["depot_price"])
+    if depot is not None:
+        prices += [depot] * max(0, int(info["supply"]) - int(info["refill_next"]))
+    return prices
+
+
+def _room(row: pd.Series) -> list[int]:
+    """Tokens of each resource (alone) the participant can still store (the engine's R49 ``fits``)."""
+    cap = [int(row[c]) for c in STORAGE]
+    held = [int(row[r]) for r in RESOURCES]
+    rooms = []
+    for k in range(4):
+        x = 0
+        while x < engine.TOTALS[k] and fits(cap, [h + (x + 1 if i == k else 0) for i, h in enumerate(held)]):
+            x += 1
+        rooms.append(x)
+    return rooms
+
+
+def _ladder_hover(r: str, when: str) -> str:
+    return (f"<b>{r}, {when}</b><br>token %{{x}} costs %{{y}} Elektro<br>"
+            f"%{{x}} tokens cost %{{customdata}} Elektro in all<extra></extra>")
+
+
+def _total_hover(r: str, when: str) -> str:
+    return (f"<b>{r}, {when}</b><br>%{{x}} tokens cost %{{y}} Elektro in all<br>"
+            f"(token %{{x}}: %{{customdata}} Elektro)<extra></extra>")
+
+
+@view("resources")
+def resources_figure(g: Game, *, player: str | None = None, height: int = 520) -> go.Figure:
+    """Supply curves of the four resources now and after the next refill; with ``player``, how many
+    tokens of each they can still store and afford."""
+    if player is not None and player not in participants(g):
+        raise ValueError(f"unknown player {player!r}; expected one of {', '.join(participants(g))}")
+    rf = g.resources_frame().groupby("resource", observed=True).first()
+    lf = price_ladder_frame(g)
+    prow = g.players_frame().loc[player] if player is not None else None
+    money = int(prow["money"]) if prow is not None else 0
+    rooms = _room(prow) if prow is not None else [0] * 4
+    titles = []
+    for r in RESOURCES:
+        info = rf.loc[r]
+        nxt = _int(info["next_price"])
+        src = "" if int(info["market_total"]) or nxt is None else " (depot)"
+        titles.append(f"<b>{r}</b>: next token {nxt} E{src}" if nxt is not None else f"<b>{r}</b>: sold out")
+    fig = make_subplots(rows=2, cols=4, shared_xaxes="columns", subplot_titles=titles,
+                        vertical_spacing=0.1, horizontal_spacing=0.05)
+    pcolor = player_color(g, player) if player is not None else KEY
+    psymbol = player_symbol(g, player) if player is not None else "circle"
+    notes: list[dict] = []
+    shapes: list[dict] = []
+    data: list[go.Scatter] = []
+    axes: dict[str, dict] = {}
+    for c, r in enumerate(RESOURCES, 1):
+        kind = engine.resource_index(r)
+        color = RESOURCE_COLORS[r]
+        info = rf.loc[r]
+        lad = lf[lf["resource"] == r]
+        mkt, dep = lad[lad["source"] == "market"], lad[lad["source"] == "depot"]
+        k, price = [int(x) for x in lad["k"]], [int(x) for x in lad["price_of_kth"]]
+        total = [int(x) for x in lad["cumulative_cost"]]
+        after = _after_refill(kind, info)
+        after_total = list(accumulate(after))
+        ka = list(range(1, len(after) + 1))
+        line = dict(color=color, width=3, shape="hv")
+        dashed = dict(color=color, width=2, dash="dash", shape="hv")
+        traces = [
+            go.Scatter(x=[int(x) for x in mkt["k"]], y=[int(x) for x in mkt["price_of_kth"]],
+                       customdata=[int(x) for x in mkt["cumulative_cost"]], mode="lines+markers",
+                       line=line, marker=dict(size=7, color=color), name=f"{r}: price now",
+                       legendgroup="now", showlegend=False, hovertemplate=_ladder_hover(r, "now")),
+            go.Scatter(x=[int(x) for x in dep["k"]], y=[int(x) for x in dep["price_of_kth"]],
+                       customdata=[int(x) for x in dep["cumulative_cost"]], mode="lines+markers",
+                       line=dict(color=color, width=2, dash="dot", shape="hv"),
+                       marker=dict(size=9, color="white", symbol="square", line=dict(color=color, width=2)),
+                       name=f"{r}: depot", legendgroup="depot", showlegend=False,
+                       hovertemplate=_ladder_hover(r, "from the supply depot")),
+            go.Scatter(x=ka, y=after, customdata=after_total, mode="lines", line=dashed, opacity=0.7,
+                       name=f"{r}: price after refill", legendgroup="after", showlegend=False,
+                       hovertemplate=_ladder_hover(r, "after the next refill")),
+            go.Scatter(x=k, y=total, customdata=price, mode="lines+markers", line=dict(color=color, width=3),
+                       marker=dict(size=7, color=[color if s == "market" else "white" for s in lad["source"]],
+                                   symbol=["circle" if s == "market" else "square" for s in lad["source"]],
+                                   line=dict(color=color, width=2)),
+                       name=f"{r}: total now", legendgroup="now", showlegend=False,
+                       hovertemplate=_total_hover(r, "now")),
+            go.Scatter(x=ka, y=after_total, customdata=after, mode="lines",
+                       line=dict(color=color, width=2, dash="dash"), opacity=0.7,
+                       name=f"{r}: total after refill", legendgroup="after", showlegend=False,
+                       hovertemplate=_total_hover(r, "after the next refill")),
+        ]
+        # What the player can buy: stored within their plants' room and paid from their money.
+        afford = sum(1 for t in total if t <= money) if prow is not None else 0
+        limit = min(afford, rooms[kind])
+        traces.append(go.Scatter(
+            x=k[:limit], y=total[:limit], mode="markers", legendgroup="player", showlegend=False,
+            marker=dict(size=13, color=pcolor, symbol=psymbol, line=dict(color="white", width=1)),
+            name=f"{player}: can buy {r}" if player else f"{r}: player", hovertemplate=(
+                f"<b>{player} can buy %{{x}} {r}</b><br>for %{{y}} Elektro<extra></extra>")))
+        top, bottom = f"{'' if c == 1 else c}", f"{c + 4}"
+        for i, t in enumerate(traces):
+            axis = top if i < 3 else bottom
+            t.update(xaxis=f"x{axis}", yaxis=f"y{axis}")
+        data += traces
+        depot = _int(info["depot_price"])
+        text = (f"market {int(info['market_total'])} · supply {int(info['supply'])}<br>"
+                f"on plants {int(info['held'])} · refill +{int(info['refill_next'])}")
+        if depot is not None:
+            text += f"<br>then the depot at {depot} E"
+        # Top left is free unless expensive tokens sit there (a short uranium track): then top right.
+        xmax = int(info["total"])
+        points = [*zip(k, price, strict=True), *zip(ka, after, strict=True)]
+        crowded = any(y >= 11 and x <= 0.5 * xmax for x, y in points)
+        notes.append(dict(text=text, xref=f"x{top} domain", yref=f"y{top} domain", y=0.98, yanchor="top",
+                          x=0.98 if crowded else 0.02, xanchor="right" if crowded else "left",
+                          showarrow=False, align="left", font=dict(size=12), bgcolor="rgba(255,255,255,0.8)"))
+        if prow is not None:
+            shared = int(prow["storage_hybrid"]) and r in ("coal", "oil")
+            other = "oil" if r == "coal" else "coal"
+            notes.append(dict(
+                text=f"{player}: room {rooms[kind]} · affords {afford}<br>→ can buy {limit}"
+                     + (f"<br>(hybrid room shared with {other})" if shared else ""),
+                xref=f"x{bottom} domain", yref=f"y{bottom} domain", x=0.98, y=0.03, xanchor="right",
+                yanchor="bottom", showarrow=False, align="right", font=dict(size=12, color=pcolor),
+                bgcolor="rgba(255,255,255,0.8)"))
+            mark = dict(color=pcolor, width=1.5, dash="dot")
+            shapes.append(dict(type="line", xref=f"x{bottom} domain", yref=f"y{bottom}", x0=0, x1=1,
+                               y0=money, y1=money, line=mark))
+            shapes += [dict(type="line", xref=f"x{axis}", yref=f"y{axis} domain", x0=rooms[kind] + 0.5,
+                            x1=rooms[kind] + 0.5, y0=0, y1=1, line=mark) for axis in (top, bottom)]
+        # fixed ranges: update() never touches the axes
+        span = dict(range=[0.3, xmax + 0.7], dtick=4 if xmax > 12 else 2)
+        axes.update({f"xaxis{top}": span, f"xaxis{bottom}": dict(title_text="tokens bought", **span),
+                     f"yaxis{top}": dict(range=[0, 17.5], dtick=2),
+                     f"yaxis{bottom}": dict(rangemode="tozero")})
+    # Legend keys (grey, no data): one entry per kind of curve; clicking one toggles all four.
+    for name, group, style in (
+            ("price / total now", "now", dict(mode="lines+markers", line=dict(color=KEY, width=3))),
+            ("after the next refill (if nobody buys)", "after",
+             dict(mode="lines", line=dict(color=KEY, width=2, dash="dash"))),
+            ("from the supply depot", "depot", dict(mode="markers", marker=dict(
+                size=9, symbol="square", color="white", line=dict(color=KEY, width=2)))),
+            (f"{player} can buy (dotted: room, money)", "player", dict(mode="markers", marker=dict(
+                size=13, color=pcolor, symbol=psymbol)))):
+        data.append(go.Scatter(x=[None], y=[None], name=name, legendgroup=group, hoverinfo="skip",
+                               showlegend=group != "player" or player is not None, **style))
+    fig.add_traces(data)
+    axes["yaxis"]["title_text"] = "price (Elektro)"
+    axes["yaxis5"]["title_text"] = "total cost (Elektro)"
+    fig.update_layout(axes)
+    fig.update_annotations(font_size=14)  # subplot titles
+    fig.layout.annotations = list(fig.layout.annotations) + notes
+    fig.layout.shapes = shapes
+    title = f"Resource market · round {g.round}, phase {g.phase} ({g.phase_name}), step {g.step}"
+    if prow is not None:
+        title += f" · {player} has {money} Elektro"
+    base_layout(fig, title, height=height, hovermode="closest",
+                legend=dict(orientation="h", x=0, y=-0.16, xanchor="left", yanchor="top"))
+    fig.update_layout(margin=dict(l=60, r=20, t=90, b=90))
+    return fig

@@ -1,0 +1,108 @@
+#!/usr/bin/env python
+"""Write the README pictures: a seeded mid-game position drawn by the map and resources views (PNG).
+
+    .venv/bin/python scripts/make_readme_images.py [--seed 5] [--out docs/images] [--no-dashboard]
+
+PNG export goes through kaleido, which drives the system chromium (``apt-get install -y chromium``;
+never ``kaleido_get_chrome``). The position is deterministic: new_game(seed=...) plus a seeded
+random player that builds and fuels its plants, stopped at the building phase two rounds after
+Step 2 began (4 players, USA, Recharged; with the default seed that is round 10, in Step 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+import time
+from pathlib import Path
+
+import plotly.graph_objects as go
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, installed or not
+
+from powergrid_nb import Action, Game, new_game  # noqa: E402
+
+WIDTH = 1100
+IMAGES = {  # file name -> (views module, builder, height in px)
+    "map.png": ("map", "map_figure", 760),
+    "resources.png": ("resources", "resources_figure", 560),
+}
+DASHBOARD = {"dashboard.png": ("dashboard", "dashboard", 1000)}
+
+
+def pick(g: Game, rng: random.Random) -> Action:
+    """A seeded random player that prefers building and keeps its plants fuelled (legal actions only)."""
+    by: dict[str, list[Action]] = {}
+    for a in g.legal_actions():
+        by.setdefault(type(a).__name__, []).append(a)
+    p = g.current_player
+    if "Build" in by and rng.random() < 0.9:
+        return rng.choice(by["Build"])
+    if "BuyResources" in by:
+        if sum(g.tokens_of(p).values()) < 2 * len(g.plants_of(p)) and rng.random() < 0.9:
+            return rng.choice(by["BuyResources"])
+        return by["Done"][0]
+    if "Open" in by:
+        if "Pass" in by and len(g.plants_of(p)) >= 2 and rng.random() < 0.3:
+            return by["Pass"][0]
+        plant = rng.choice(by["Open"]).plant
+        return min((a for a in by["Open"] if a.plant == plant), key=lambda a: a.bid)
+    if "Bid" in by and rng.random() < 0.3:
+        return min(by["Bid"], key=lambda a: a.amount)
+    if "Power" in by:
+        return max(by["Power"], key=lambda a: len(a.plants))
+    if "Pass" in by:
+        return by["Pass"][0]
+    return rng.choice([a for acts in by.values() for a in acts])
+
+
+def mid_game(seed: int) -> Game:
+    """4 players, USA, Recharged: the building phase two rounds after Step 2 began."""
+    g = new_game(4, map="usa", edition="recharged", seed=seed)
+    rng = random.Random(seed)
+    start = None
+    for _ in range(10_000):
+        if g.is_over:
+            break
+        if start is None and g.step >= 2:
+            start = g.round
+        if start is not None and g.round >= start + 2 and g.phase_name == "building":
+            return g
+        g.apply(pick(g, rng))
+    raise SystemExit(f"seed {seed} did not reach a mid-game position; try another --seed")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
+    ap.add_argument("--no-dashboard", action="store_true", help="skip docs/images/dashboard.png")
+    a = ap.parse_args()
+
+    g = mid_game(a.seed)
+    print(f"position: {g!r}")
+    a.out.mkdir(parents=True, exist_ok=True)
+    todo = dict(IMAGES) if a.no_dashboard else {**IMAGES, **DASHBOARD}
+    for fname, (module, func, height) in todo.items():
+        try:
+            builder = getattr(importlib.import_module(f"powergrid_nb.views.{module}"), func)
+        except ModuleNotFoundError:
+            if fname in DASHBOARD:
+                print(f"skip {fname}: no powergrid_nb.views.{module} yet")
+                continue
+            raise
+        fig = builder(g)
+        if isinstance(fig, go.FigureWidget):
+            fig = go.Figure(fig)
+        t0 = time.perf_counter()
+        fig.write_image(a.out / fname, width=WIDTH, height=height, scale=1)
+        size = (a.out / fname).stat().st_size
+        print(f"wrote {a.out / fname} ({size // 1024} KB, {time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

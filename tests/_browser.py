@@ -1,0 +1,195 @@
+"""Helpers of the real-browser view checks: view discovery, game states, headless Chromium via Playwright.
+
+The browser is Debian's chromium (``apt-get install -y chromium``), driven by the ``playwright`` package
+with ``executable_path``; ``playwright install`` is never needed (nor run). Set ``POWERGRID_NO_BROWSER=1``
+to skip the browser tests on a machine without a browser; otherwise a missing browser FAILS them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import plotly.graph_objects as go
+import pytest
+
+from powergrid_nb import Action, Game, new_game
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts" / "views"
+CHROMIUM = os.environ.get("POWERGRID_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+NO_BROWSER_ENV = "POWERGRID_NO_BROWSER"
+INSTALL_HINT = (
+    "The browser tests need Debian's chromium at {chromium} and the Python package playwright.\n"
+    "  Install: sudo apt-get update && sudo apt-get install -y chromium\n"
+    "           .venv/bin/python -m pip install -e '.[dev]'   (playwright and kaleido)\n"
+    "  `make test` installs chromium itself when run as root. Never run `playwright install`.\n"
+    "  To skip these tests on a machine without a browser: POWERGRID_NO_BROWSER=1 make test"
+)
+
+# module in powergrid_nb/views -> its public builder (all six are expected once the views are written)
+VIEW_MODULES = {"map": "map_figure", "resources": "resources_figure", "plants": "plants_figure",
+                "players": "players_figure", "history": "history_figure", "dashboard": "dashboard"}
+
+
+def view_module(name: str) -> ModuleType | None:
+    """``powergrid_nb.views.<name>``, or None while that module does not exist yet.
+
+    A module that exists but fails to import raises (a broken view is an error, not a missing one)."""
+    full = f"powergrid_nb.views.{name}"
+    if importlib.util.find_spec(full) is None:
+        return None
+    return importlib.import_module(full)
+
+
+def available_views() -> dict[str, Callable[..., Any]]:
+    """The builders of the view modules that exist, by module name."""
+    out = {}
+    for mod_name, func in VIEW_MODULES.items():
+        mod = view_module(mod_name)
+        if mod is not None:
+            out[mod_name] = getattr(mod, func)
+    return out
+
+
+def as_figure(obj: Any) -> go.Figure:
+    """A builder's result as a ``go.Figure`` (a FigureWidget is converted; anything else is an error)."""
+    if isinstance(obj, go.FigureWidget):
+        return go.Figure(obj)
+    assert isinstance(obj, go.Figure), f"a view builder returned {type(obj).__name__}, not a go.Figure"
+    return obj
+
+
+# ---------------------------------------------------------------------------------------------- game states
+
+def pick(g: Game, rng: random.Random) -> Action:
+    """A seeded, mildly sensible random player: builds and fuels its plants, so a game reaches Step 2
+    with a spread of cities (a uniform-random player hardly builds). Only legal actions are chosen."""
+    acts = g.legal_actions()
+    by: dict[str, list[Action]] = {}
+    for a in acts:
+        by.setdefault(type(a).__name__, []).append(a)
+    p = g.current_player
+    if "Build" in by and rng.random() < 0.9:
+        return rng.choice(by["Build"])
+    if "BuyResources" in by:
+        if sum(g.tokens_of(p).values()) < 2 * len(g.plants_of(p)) and rng.random() < 0.9:
+            return rng.choice(by["BuyResources"])
+        return by["Done"][0]
+    if "Open" in by:
+        if "Pass" in by and len(g.plants_of(p)) >= 2 and rng.random() < 0.3:
+            return by["Pass"][0]
+        plant = rng.choice(by["Open"]).plant
+        return min((a for a in by["Open"] if a.plant == plant), key=lambda a: a.bid)
+    if "Bid" in by and rng.random() < 0.3:
+        return min(by["Bid"], key=lambda a: a.amount)
+    if "Power" in by:
+        return max(by["Power"], key=lambda a: len(a.plants))
+    if "Pass" in by:
+        return by["Pass"][0]
+    return rng.choice(acts)
+
+
+def play_until(g: Game, seed: int, done: Callable[[Game], bool], limit: int = 5000) -> Game:
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if g.is_over or done(g):
+            return g
+        g.apply(pick(g, rng))
+    raise AssertionError(f"seeded game {seed} did not reach the wanted position in {limit} actions")
+
+
+def mid_game_usa(seed: int = 3, players: int = 5) -> Game:
+    """USA Recharged, in Step 2 (or 3), two rounds after Step 2 began, at the building phase."""
+    g = new_game(players, map="usa", edition="recharged", seed=seed)
+    play_until(g, seed, lambda g: g.step >= 2)
+    start = g.round
+    return play_until(g, seed + 1, lambda g: g.round >= start + 2 and g.phase_name == "building")
+
+
+def trust_game(seed: int = 1) -> Game:
+    """2-player Recharged against the Trust (Germany), a few rounds in."""
+    g = new_game(2, map="germany", edition="recharged", seed=seed)
+    assert g.trust, "2-player Recharged should play against the Trust by default (O22)"
+    return play_until(g, seed, lambda g: g.round >= 4 and g.phase_name == "building")
+
+
+STATES: dict[str, Callable[[], Game]] = {
+    "germany4_fresh": lambda: new_game(4, map="germany", edition="original", seed=7),
+    "usa5_mid": mid_game_usa,
+    "trust2p": trust_game,
+}
+
+
+# ---------------------------------------------------------------------------------------------- browser
+
+def browser_problem() -> str | None:
+    """Why the real-browser checks cannot run here (None when chromium and playwright are present)."""
+    problems = []
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        problems.append(f"no chromium executable at {CHROMIUM}")
+    if importlib.util.find_spec("playwright") is None:
+        problems.append("the Python package playwright is not installed")
+    return "; ".join(problems) or None
+
+
+def require_browser() -> None:
+    """Skip (POWERGRID_NO_BROWSER=1) or FAIL with install instructions when the browser is missing."""
+    if os.environ.get(NO_BROWSER_ENV) == "1":
+        pytest.skip(f"{NO_BROWSER_ENV}=1: real-browser checks switched off")
+    problem = browser_problem()
+    if problem:
+        pytest.fail(problem + "\n" + INSTALL_HINT.format(chromium=CHROMIUM), pytrace=False)
+
+
+@dataclass
+class PageReport:
+    """What one page load produced: console errors, page errors, blocked requests, traces drawn."""
+
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    traces: int = -1
+    seconds: float = 0.0
+
+
+def render(browser: Any, html: Path, png: Path, *, width: int = 1200, height: int = 850,
+           timeout_ms: int = 30_000) -> PageReport:
+    """Open ``html`` (file://) in a fresh page with all non-file requests blocked; wait for Plotly to
+    draw; screenshot to ``png``. Returns what went wrong, if anything (the caller asserts)."""
+    import time
+
+    rep = PageReport()
+    t0 = time.perf_counter()
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.on("console", lambda m: rep.console_errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: rep.page_errors.append(str(e)))
+
+        def gate(route: Any) -> None:
+            if route.request.url.startswith("file://"):
+                route.continue_()
+            else:
+                rep.blocked.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", gate)
+        page.goto(html.resolve().as_uri())
+        page.wait_for_selector(".js-plotly-plot .main-svg", timeout=timeout_ms)
+        page.wait_for_timeout(150)  # let late console errors and transitions land
+        rep.traces = page.evaluate("() => document.querySelector('.js-plotly-plot').data.length")
+        png.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(png), full_page=True)
+    finally:
+        page.close()
+    rep.seconds = time.perf_counter() - t0
+    return rep

@@ -1,0 +1,275 @@
+"""powergrid_nb.timeline: the history-derived frames agree with the game, round by round."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from functools import cache
+
+import pandas as pd
+import pytest
+
+from powergrid_nb import Bid, Build, Game, Open, Pass, new_game
+from powergrid_nb.plants import RESOURCES
+from powergrid_nb.resources import next_price
+from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
+
+GAMES = [  # (edition, map, players, options)
+    ("original", "germany", 3, {}), ("recharged", "usa", 4, {}), ("original", "usa", 6, {}),
+    ("recharged", "germany", 2, {"trust": False}), ("recharged", "germany", 5, {"starting_cities": True})]
+ROUNDS_COLUMNS = ["round", "player", "is_trust", "money", "money_change", "income", "powered", "cities",
+                  "new_cities", "plants_bought", "paid_for_plants", "paid_for_resources",
+                  "paid_for_building", "in_progress"]
+
+
+def choose(g: Game, rng: random.Random):
+    """A seeded random legal action, low bids and builds favoured so games reach their end."""
+    kinds: dict[type, list] = {}
+    for a in g.legal_actions():
+        kinds.setdefault(type(a), []).append(a)
+    if Build in kinds and rng.random() < 0.8:
+        return rng.choice(kinds[Build])
+    t = rng.choice(sorted(kinds, key=lambda c: c.__name__))
+    if t is Bid and rng.random() < 0.8:
+        return kinds[t][0]
+    if t is Open and rng.random() < 0.8:
+        return min(kinds[t], key=lambda a: (a.bid - g.min_bid(a.plant), rng.random()))
+    return rng.choice(kinds[t])
+
+
+@cache
+def played(edition: str, map_: str, players: int, options: tuple, seed: int = 7, limit: int = 10**5):
+    """A seeded game played to its end (or ``limit`` actions), with snapshots taken as each round
+    ends: {round: {player: (money, cities)}} and {round: market counts at its start}."""
+    g = new_game(players, map=map_, edition=edition, seed=seed, **dict(options))
+    rng = random.Random(seed)
+    names = g.players + ([g.trust] if g.trust else [])
+    ends: dict[int, dict[str, tuple[int, int]]] = {}
+    starts: dict[int, list[int]] = {}
+    def market():
+        rf = g.resources_frame().drop_duplicates("resource")
+        return [int(x) for x in rf["market_total"]]
+    if g.phase != 0:
+        starts[g.round] = market()
+    n = 0
+    while not g.is_over and n < limit:
+        r, ph = g.round, g.phase
+        g.apply(choose(g, rng))
+        n += 1
+        if g.round > r:
+            ends[r] = {p: (g.money(p), len(g.cities_of(p))) for p in names}
+            starts[g.round] = market()
+        elif ph == 0 and g.phase != 0:
+            starts[g.round] = market()
+    return g, ends, starts
+
+
+def game(i: int, **kw):
+    ed, m, n, opts = GAMES[i]
+    return played(ed, m, n, tuple(sorted(opts.items())), **kw)
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)))
+def test_rounds_money_and_cities_at_every_round_end(i):
+    """Money (50 + the pay/income ledger) and cities (house events) at each round's end equal the
+    game's own values when that round ended; the last row is the game now."""
+    g, ends, _ = game(i)
+    rf = rounds_frame(g)
+    assert list(rf.columns) == ROUNDS_COLUMNS
+    assert g.is_over and len(ends) == g.round - 1
+    for r, snap in ends.items():
+        for p, (money, cities) in snap.items():
+            row = rf[(rf["round"] == r) & (rf["player"] == p)].iloc[0]
+            assert (row["money"], row["cities"]) == (money, cities), (r, p)
+    last = rf[rf["round"] == g.round].set_index("player")
+    for p in g.players:
+        assert last.loc[p, "money"] == g.money(p)
+        assert last.loc[p, "cities"] == len(g.cities_of(p))
+
+
+def test_rounds_round1_money_starts_from_50():
+    """R5: everyone starts with 50 Elektro; round 1's money is 50 + that round's ledger."""
+    g, _, _ = game(0)
+    r1 = rounds_frame(g).query("round == 1")
+    assert list(r1["money"] - r1["money_change"]) == [50] * len(g.players)
+
+
+@pytest.mark.parametrize("i", [0, 1])
+def test_rounds_income_and_powered_equal_the_events(i):
+    """income = the sum of that round's income events; powered = the 'powered' event; <NA> when none."""
+    g, _, _ = game(i)
+    income, powered = defaultdict(int), {}
+    for e in g.history:
+        if e.kind == "income":
+            income[(e.round, e.player)] += e.amount
+        elif e.kind == "powered":
+            powered[(e.round, e.player)] = e.amount
+    rf = rounds_frame(g)
+    for _, row in rf.iterrows():
+        key = (row["round"], row["player"])
+        if key in income:
+            assert row["income"] == income[key]
+        else:
+            assert row["income"] is pd.NA
+        if key in powered:
+            assert row["powered"] == powered[key]
+        else:
+            assert row["powered"] is pd.NA
+    assert rf["income"].sum() == sum(income.values())
+    # the game ended in phase 4 of the last round: nobody powered then (R96)
+    assert rf.loc[rf["round"] == g.round, "income"].isna().all()
+
+
+@pytest.mark.parametrize("i", [0, 1])
+def test_rounds_spending_adds_up(i):
+    """money_change = income − what was paid for plants, resources and cities."""
+    g, _, _ = game(i)
+    rf = rounds_frame(g)
+    spent = rf["paid_for_plants"] + rf["paid_for_resources"] + rf["paid_for_building"]
+    assert (rf["money_change"] == rf["income"].fillna(0) - spent).all()
+    assert rf["new_cities"].sum() == sum(len(g.cities_of(p)) for p in g.players)
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)))
+def test_market_history_matches_the_market_at_each_round_start(i):
+    """R117: one row per (round, resource); tokens at the start of the round, next_price of that count."""
+    g, _, starts = game(i)
+    mf = market_history_frame(g)
+    assert list(mf.columns) == ["round", "resource", "tokens", "next_price", "refilled"]
+    assert sorted(set(mf["round"])) == sorted(starts) == list(range(1, g.round + 1))
+    for r, counts in starts.items():
+        rows = mf[mf["round"] == r]
+        assert list(rows["resource"].astype(str)) == list(RESOURCES)
+        assert list(rows["tokens"]) == counts
+        for k, (n, p) in enumerate(zip(rows["tokens"], rows["next_price"], strict=True)):
+            assert (p is pd.NA) if n == 0 else p == next_price(k, n)
+
+
+@pytest.mark.parametrize("edition, counts", [("original", [24, 18, 6, 2]), ("recharged", [24, 18, 9, 2])])
+def test_R8_market_history_first_round(edition, counts):
+    """R8: the initial market (original 24/18/6/2, Recharged 24/18/9/2), priced 1, 3, 7/6, 14."""
+    g = new_game(3, edition=edition, seed=3)
+    mf = market_history_frame(g)
+    assert list(mf["tokens"]) == counts
+    assert list(mf["next_price"]) == [1, 3, 7 if edition == "original" else 6, 14]
+    assert mf["refilled"].isna().all()
+
+
+def test_market_history_refilled_equals_refill_events():
+    """R78-R81: ``refilled`` is what that round's phase-5 refill moved (none yet in the last round)."""
+    g, _, _ = game(0)
+    moved = {(e.round, e.detail): e.amount for e in g.history if e.kind == "refill"}
+    mf = market_history_frame(g)
+    for _, row in mf.iterrows():
+        key = (row["round"], str(row["resource"]))
+        assert row["refilled"] == moved[key] if key in moved else row["refilled"] is pd.NA
+
+
+def _sell_first(g: Game, bid: int | None = None) -> int:
+    """The player to act opens the cheapest plant (at ``bid`` or its minimum); everyone else passes."""
+    plant, buyer = g.current_market()[0], g.current_player
+    g.apply(Open(buyer, plant, g.min_bid(plant) if bid is None else bid))
+    while plant not in g.plants_of(buyer):
+        g.apply(Pass(g.current_player))
+    return plant
+
+
+def test_R30_auction_price_and_premium():
+    """R30: the winner pays the last bid; premium = price − face value (the plant number, R28)."""
+    g = new_game(3, seed=1)
+    buyer = g.current_player
+    plant = _sell_first(g, bid=g.min_bid(g.current_market()[0]) + 4)
+    af = auctions_frame(g)
+    assert len(af) == 1
+    row = af.iloc[0]
+    assert (row["round"], row["player"], row["plant"], row["face_value"]) == (1, buyer, plant, plant)
+    assert (row["price"], row["premium"], row["discounted"], row["trust"]) == (plant + 4, 4, False, False)
+    assert rounds_frame(g).set_index("player").loc[buyer, "paid_for_plants"] == plant + 4
+
+
+def test_R40_discounted_plant_sold_for_1():
+    """R40 [RECH]: the discounted plant opens at 1; the row is ``discounted`` with premium 1 − plant."""
+    g = new_game(3, edition="recharged", seed=1)
+    plant = g.current_market()[0]
+    assert g.min_bid(plant) == 1
+    _sell_first(g)
+    row = auctions_frame(g).iloc[0]
+    assert (row["price"], row["premium"], row["discounted"]) == (1, 1 - plant, True)
+
+
+@pytest.mark.parametrize("i", [0, 1, 2])
+def test_auctions_match_the_pay_and_plant_events(i):
+    """One row per 'plant' event; price = the "buys plant N" payment; premium = price − plant."""
+    g, _, _ = game(i)
+    af = auctions_frame(g)
+    h = g.history
+    assert len(af) == sum(e.kind == "plant" for e in h)
+    pays = [-e.amount for e in h if e.kind == "pay" and e.detail.startswith("buys plant")]
+    assert list(af["price"]) == pays
+    assert (af["premium"] == af["price"] - af["plant"]).all()
+    assert (af["face_value"] == af["plant"]).all()
+    assert (af["discounted"] == (af["price"] < af["plant"])).all()
+    if GAMES[i][0] == "original":
+        assert not af["discounted"].any()
+    rf = rounds_frame(g)
+    paid = af.groupby(["round", "player"])["price"].sum()
+    for (r, p), v in paid.items():
+        assert rf[(rf["round"] == r) & (rf["player"] == p)]["paid_for_plants"].iloc[0] == v
+
+
+@pytest.mark.provisional
+def test_R130_trust_takes_are_free():
+    """R130 (O22): the Trust takes the largest current plant for nothing: price 0, ``trust`` True."""
+    g, _, _ = played("recharged", "germany", 2, (), seed=11, limit=200)
+    af = auctions_frame(g)
+    trust = af[af["player"] == "Trust"]
+    assert len(trust) >= 2 and trust["trust"].all() and (trust["price"] == 0).all()
+    assert (trust["premium"] == -trust["plant"]).all() and not trust["discounted"].any()
+    assert not af.loc[af["player"] != "Trust", "trust"].any()
+    rf = rounds_frame(g)
+    t = rf[rf["player"] == "Trust"]
+    assert t["is_trust"].all() and (t["money"] == 0).all() and t["income"].isna().all()
+    assert t["cities"].iloc[-1] == len(g.cities_of("Trust"))
+
+
+def test_partial_history_frames_start_where_the_log_starts():
+    """A game loaded with a truncated history: money and cities are anchored on the present, so
+    every round still in the log has the right end-of-round values."""
+    g, ends, _ = played("original", "germany", 4, (), seed=5, limit=250)
+    d = g.to_dict()
+    cut = next(k for k, e in enumerate(d["history"]) if e[0] == 4 and e[1] == 3)  # round 4, phase 3
+    d["history"] = d["history"][cut:]
+    h = Game.from_dict(d)
+    rf = rounds_frame(h)
+    assert rf["round"].min() == 4 and rf["round"].max() == g.round
+    for r in range(4, g.round):
+        for p, (money, cities) in ends[r].items():
+            row = rf[(rf["round"] == r) & (rf["player"] == p)].iloc[0]
+            assert (row["money"], row["cities"]) == (money, cities)
+    assert list(market_history_frame(h)["round"].unique()) == list(range(5, g.round + 1))
+    assert auctions_frame(h)["round"].min() >= 5
+
+
+def test_no_history_gives_one_round_and_empty_frames():
+    """A scenario without a history: one row per participant for the round being played."""
+    g, _, _ = played("recharged", "usa", 2, (), seed=3, limit=120)
+    d = g.to_dict()
+    d.pop("history", None)
+    h = Game.from_dict(d)
+    rf = rounds_frame(h)
+    assert list(rf["player"]) == ["Ada", "Bo", "Trust"] and set(rf["round"]) == {g.round}
+    assert list(rf["money"]) == [g.money(p) for p in ("Ada", "Bo", "Trust")]
+    assert list(rf["cities"]) == [len(g.cities_of(p)) for p in ("Ada", "Bo", "Trust")]
+    assert rf["in_progress"].all() and (rf["new_cities"] == 0).all()
+    mf, af = market_history_frame(h), auctions_frame(h)
+    assert mf.empty and list(mf.columns) == ["round", "resource", "tokens", "next_price", "refilled"]
+    assert af.empty and "premium" in af.columns and str(af["price"].dtype) == "Int64"
+
+
+def test_R134_frames_during_start_city_marking():
+    """R134: while start cities are marked (phase 0) no round has started yet: frames are empty but work."""
+    g = new_game(3, edition="recharged", seed=2, starting_cities=True)
+    assert g.phase == 0
+    assert market_history_frame(g).empty and auctions_frame(g).empty
+    rf = rounds_frame(g)
+    assert list(rf["money"]) == [50, 50, 50] and list(rf["round"]) == [1, 1, 1]

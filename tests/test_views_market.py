@@ -1,0 +1,358 @@
+"""The resource-market view (supply curves) and the plant-market view (cards): their data must match
+the engine's frames and what ``apply`` really charges, and ``update`` must keep them correct."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+from _helpers_steps import S3, scenario
+
+from powergrid_nb import BuyResources, Game, IllegalAction, Open, Pass, Power, new_game
+from powergrid_nb import resources as engine
+from powergrid_nb.frames import price_ladder_frame
+from powergrid_nb.plants import RESOURCES
+from powergrid_nb.views import update
+from powergrid_nb.views.plants import plants_figure
+from powergrid_nb.views.resources import resources_figure
+
+M8 = [13, 14, 15, 16, 17, 18, 19, 20]
+CONFIGS = [(2, "original", "germany"), (3, "recharged", "usa"), (4, "original", "usa"),
+           (5, "recharged", "germany"), (6, "original", "germany"), (2, "recharged", "usa")]  # last: Trust
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def trace(fig: go.Figure, name: str) -> Any:
+    (t,) = [t for t in fig.data if t.name == name]
+    return t
+
+
+def ints(values: Any) -> list[int]:
+    return [] if values is None else [int(v) for v in values]
+
+
+def plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text.replace("<br>", " "))
+
+
+def texts(fig: go.Figure) -> list[str]:
+    return [plain(a.text or "") for a in fig.layout.annotations]
+
+
+def positions(players: int, edition: str, map: str, seed: int, want: Callable[[Game], bool],
+              limit: int = 6, every: int = 1) -> list[Game]:
+    """Copies of positions of a seeded random game where ``want(g)`` holds (at most ``limit``)."""
+    g = new_game(players, map=map, edition=edition, seed=seed)
+    rng, out, n = random.Random(seed), [], 0
+    while not g.is_over and len(out) < limit:
+        g.apply(rng.choice(g.legal_actions()))
+        n += 1
+        if n % every == 0 and want(g):
+            out.append(g.copy())
+    return out
+
+
+def totals(g: Game) -> dict[str, Any]:
+    return g.resources_frame().groupby("resource", observed=True).first().to_dict("index")
+
+
+def as_json(fig: go.Figure) -> dict:
+    """The figure as plain JSON; no shapes/annotations and an empty list of them are the same."""
+    d = json.loads(fig.to_json())
+    for key in ("shapes", "annotations"):
+        d["layout"][key] = d["layout"].get(key) or []
+    return d
+
+
+# --- resources: the curves are the engine's prices ---------------------------------------------
+
+def _some_positions() -> list[Game]:
+    out = []
+    for k, (players, edition, map) in enumerate(CONFIGS):
+        out += positions(players, edition, map, seed=10 + k, want=lambda g: True, limit=5, every=70)
+    return out
+
+
+def ident(g: Game) -> str:
+    return f"{g.edition}-{g.map.name}-{len(g.players)}p-r{g.round}p{g.phase}s{g.step}"
+
+
+SOME = _some_positions()
+
+
+@pytest.mark.parametrize("g", SOME, ids=ident)
+def test_resources_curves_match_price_ladder_frame(g):
+    """R50 / R117: the ladder, the depot steps and the totals are the frame's rows; the first price
+    is the market's next price (resources_frame)."""
+    fig = resources_figure(g)
+    lf, info = price_ladder_frame(g), totals(g)
+    for r in RESOURCES:
+        lad = lf[lf["resource"] == r]
+        mkt, dep = lad[lad["source"] == "market"], lad[lad["source"] == "depot"]
+        now, depot = trace(fig, f"{r}: price now"), trace(fig, f"{r}: depot")
+        total = trace(fig, f"{r}: total now")
+        assert (ints(now.x), ints(now.y)) == (ints(mkt["k"]), ints(mkt["price_of_kth"]))
+        assert (ints(depot.x), ints(depot.y)) == (ints(dep["k"]), ints(dep["price_of_kth"]))
+        assert (ints(total.x), ints(total.y)) == (ints(lad["k"]), ints(lad["cumulative_cost"]))
+        first = (ints(total.y) or [None])[0]
+        nxt = info[r]["next_price"]
+        assert first == (None if pd.isna(nxt) else int(nxt)), r  # <NA>: nothing to buy
+
+
+@pytest.mark.parametrize("g", SOME, ids=ident)
+def test_resources_after_refill_ladder_is_market_plus_refill(g):
+    """R78-R81: the dashed curve has market + refill_next tokens at the engine's prices (plus the depot)."""
+    fig = resources_figure(g)
+    info = totals(g)
+    for kind, r in enumerate(RESOURCES):
+        after = trace(fig, f"{r}: price after refill")
+        n = int(info[r]["market_total"]) + int(info[r]["refill_next"])
+        depot = info[r]["depot_price"]
+        extra = 0 if pd.isna(depot) else int(info[r]["supply"]) - int(info[r]["refill_next"])
+        assert len(after.x) == n + extra, r
+        assert ints(after.y)[:n] == engine.price_ladder(kind, n)
+        assert ints(after.y)[n:] == ints([depot] * extra)
+        cum = trace(fig, f"{r}: total after refill")
+        assert ints(cum.y)[-1:] == ([sum(ints(after.y))] if n + extra else [])
+
+
+@pytest.mark.parametrize(("players", "edition", "map"), CONFIGS[:5])
+def test_resources_after_refill_curve_is_next_rounds_ladder(players, edition, map):
+    """R78-R81: when nobody powers (the supply unchanged), the dashed curve of phase 5 is the ladder
+    the next round starts with."""
+    checked = 0
+    starts = positions(players, edition, map, seed=3, limit=4,
+                       want=lambda g: g.phase == 5 and g.history[-1].kind == "phase")  # nobody powered yet
+    for g in starts:
+        before = resources_figure(g)
+        while g.phase == 5 and not g.is_over:
+            g.apply(Power(g.current_player, []))
+        if g.is_over:
+            continue
+        after = resources_figure(g)
+        for r in RESOURCES:
+            old = trace(before, f"{r}: price after refill")
+            new_price, new_depot = trace(after, f"{r}: price now"), trace(after, f"{r}: depot")
+            assert ints(old.y) == ints(new_price.y) + ints(new_depot.y), (r, g.round)
+        checked += 1
+    assert checked >= 2
+
+
+def _buy_positions() -> list[Game]:
+    out = []
+    for k, (players, edition, map) in enumerate(CONFIGS[:5]):
+        out += positions(players, edition, map, seed=20 + k, every=3, limit=3,
+                         want=lambda g: g.phase == 3 and g.current_player != g.trust)
+    return out
+
+
+@pytest.mark.parametrize("g", _buy_positions(), ids=ident)
+def test_resources_total_cost_is_what_apply_charges(g):
+    """R50 / R31 / R48: buying n tokens costs the curve's total for n; the player's marks end exactly
+    where the engine refuses (room, money or market)."""
+    p = g.current_player
+    fig = resources_figure(g, player=p)
+    for r in RESOURCES:
+        total, can = trace(fig, f"{r}: total now"), trace(fig, f"{p}: can buy {r}")
+        limit = len(can.x or ())
+        assert ints(can.y) == ints(total.y)[:limit]
+        for n in range(1, limit + 1):
+            c = g.copy()
+            c.apply(BuyResources(p, **{r: n}))
+            assert g.money(p) - c.money(p) == ints(total.y)[n - 1], (r, n)
+        with pytest.raises(IllegalAction):
+            g.copy().apply(BuyResources(p, **{r: limit + 1}))
+
+
+def _depot_game(money: int = 50) -> Game:
+    """USA Recharged (R126): the coal track is empty, 6 coal in the supply, Ada stores coal."""
+    return scenario(3, "recharged", "usa", phase=3, step=2, market=M8,
+                    owned={"Ada": [25, 31], "Bo": [10, 36], "Cy": [4, 8]}, money={"Ada": money},
+                    tokens={"Ada": {"coal": 3}, "Bo": {"coal": 10}, "Cy": {"coal": 5}},
+                    resources={"coal": 0, "oil": 12, "garbage": 12, "uranium": 4}, order=["Bo", "Cy", "Ada"])
+
+
+def test_R126_depot_steps_drawn_and_charged_at_8():
+    """R126: with the coal track empty, coal comes from the supply at 8: drawn as depot steps whose
+    totals are what apply charges."""
+    g = _depot_game()
+    fig = resources_figure(g, player="Ada")
+    depot, total = trace(fig, "coal: depot"), trace(fig, "coal: total now")
+    assert ints(trace(fig, "coal: price now").y) == []
+    assert (ints(depot.x), ints(depot.y)) == ([1, 2, 3, 4, 5, 6], [8] * 6)
+    assert ints(total.y) == [8, 16, 24, 32, 40, 48]
+    assert ints(trace(fig, "Ada: can buy coal").x) == [1, 2, 3, 4, 5, 6]  # room 4+6-3=7, supply 6
+    for n in (1, 4, 6):
+        c = g.copy()
+        c.apply(BuyResources("Ada", coal=n))
+        assert g.money("Ada") - c.money("Ada") == 8 * n
+    assert any("depot at 8" in t for t in texts(fig))
+
+
+def test_resources_player_marks_room_and_money():
+    """R48 / R31: 'can buy' = min(room, what the money pays for); both shown as numbers and lines."""
+    g = _depot_game(money=20)
+    fig = resources_figure(g, player="Ada")
+    assert ints(trace(fig, "Ada: can buy coal").x) == [1, 2]  # 16 <= 20 < 24
+    assert "Ada: room 7 · affords 2 → can buy 2" in texts(fig)
+    assert "Ada: room 0 · affords" in " ".join(texts(fig))  # no oil plant
+    lines = [s for s in fig.layout.shapes if s.type == "line"]
+    assert {s.y0 for s in lines if s.yref == "y5"} == {20}  # the money line, coal column
+    assert {s.x0 for s in lines if s.xref == "x"} == {7.5}  # the coal room line, top row
+    assert resources_figure(g).layout.shapes == ()
+    with pytest.raises(ValueError, match="unknown player"):
+        resources_figure(g, player="Zed")
+
+
+def test_R49_hybrid_room_shared_between_coal_and_oil():
+    """R49: with a hybrid, coal and oil rooms share its space: each marked alone, with a note."""
+    g = scenario(3, "original", "germany", phase=3, step=1, market=M8, owned={"Ada": [5, 10]},
+                 tokens={"Ada": {"coal": 1, "oil": 3}}, order=["Bo", "Cy", "Ada"])  # 5: hybrid, 10: coal
+    fig = resources_figure(g, player="Ada")
+    assert len(trace(fig, "Ada: can buy coal").x) == 4  # 3 more on plant 10 + 1 left on hybrid 5
+    assert len(trace(fig, "Ada: can buy oil").x) == 1
+    assert "Ada: room 4 · affords 8 → can buy 4 (hybrid room shared with oil)" in texts(fig)
+    for r, n in (("coal", 4), ("oil", 1)):
+        g.copy().apply(BuyResources("Ada", **{r: n}))
+        with pytest.raises(IllegalAction, match="R48"):
+            g.copy().apply(BuyResources("Ada", **{r: n + 1}))
+
+
+# --- plants: one card per market card ---------------------------------------------------------
+
+def _plant_positions() -> list[Game]:
+    out = []
+    for k, (players, edition, map) in enumerate(CONFIGS):
+        out += positions(players, edition, map, seed=30 + k, every=25, limit=4,
+                         want=lambda g: g.phase in (2, 5))
+    return out
+
+
+@pytest.mark.parametrize("g", _plant_positions(), ids=ident)
+def test_plant_cards_match_plants_frame(g):
+    """R12 / R28 / R40: a card per market card, in order, with the frame's number, min bid and discount."""
+    fig = plants_figure(g)
+    pf = g.plants_frame()
+    for market in ("current", "future"):
+        rows = pf[(pf["market"] == market) & ~pf["is_step3"]]
+        cd = [tuple(c) for c in trace(fig, f"{market} market").customdata or ()]
+        assert cd == [(int(r.plant), int(r.min_bid), bool(r.discounted)) for r in rows.itertuples()]
+    assert len(trace(fig, "Step 3 card").x or ()) == int(pf["is_step3"].sum())
+    numbers = [t for t in texts(fig) if t.isdigit()]
+    assert numbers == [str(int(p)) for p in pf["plant"].dropna()]
+    for r in pf[~pf["is_step3"]].itertuples():
+        hovers = fig.data[0].hovertext + fig.data[1].hovertext
+        (card,) = [t for t in hovers if f"plant {int(r.plant)}</b>" in t]
+        assert f"min bid {int(r.min_bid)}" in card and ("(discount token)" in card) == r.discounted
+
+
+def test_R90_step3_card_drawn_as_special_card():
+    """R90 / W21: the Step 3 card waiting in the future market is drawn as its own card (no number)."""
+    g = scenario(phase=2, step=2, market=[13, 14, 15, 16, 17, 18, 19, S3])
+    fig = plants_figure(g)
+    assert trace(fig, "Step 3 card").x == (3.5,)  # the last slot of the future row
+    assert ints(c[0] for c in trace(fig, "future market").customdata) == [17, 18, 19]
+    assert any(t.startswith("STEP 3") for t in texts(fig))
+    dashed = [s for s in fig.layout.shapes if s.line.dash == "dash"]
+    assert len(dashed) == 1 and dashed[0].x0 == pytest.approx(3.05)
+
+
+def test_R90_step3_card_appears_when_drawn_in_phase2():
+    """R90: drawn as a replacement during phase 2, the card shows up; at the end of phase 2 it goes,
+    and the Step 3 market is one row of six (R93)."""
+    g = scenario(phase=2, step=2, market=M8, deck=[S3, 30, 31, 32], rest="removed")
+    g.apply(Open("Ada", 13, 13))
+    while g.plants_frame()["in_auction"].any():  # the others pass: Ada buys 13, the Step 3 card is drawn
+        g.apply(Pass(g.current_player))
+    fig = plants_figure(g)
+    assert len(trace(fig, "Step 3 card").x) == 1
+    while g.phase == 2:
+        g.apply(Pass(g.current_player))
+    update(fig, g)
+    assert trace(fig, "Step 3 card").x == ()
+    assert len(trace(fig, "current market").x) == 6 and trace(fig, "future market").x == ()
+    assert "Step 3: one market, every plant biddable (above)" in texts(fig)
+
+
+def test_R28_running_auction_highlighted():
+    """R28-R31: the plant under auction has a gold frame and a badge "<leader> leads at <bid>"."""
+    g = scenario(phase=2, step=1, market=M8)
+    g.apply(Open("Ada", 15, 16))
+    g.apply("Bo: bid 18")
+    fig = plants_figure(g)
+    assert "Bo leads at 18" in texts(fig)
+    assert "auction: plant 15, Bo leads at 18" in fig.layout.title.text
+    (gold,) = [s for s in fig.layout.shapes if s.line.width == 6]
+    assert gold.x0 == pytest.approx(2.05)  # the third card of the current market
+    assert "auction: Bo leads at 18" in [t for t in fig.data[0].hovertext if "plant 15</b>" in t][0]
+
+
+def test_plant_card_economics_text():
+    """Cities per token and fuel cost per city at today's prices come from the frame."""
+    g = scenario(phase=2, step=1, market=M8)
+    pf = g.plants_frame().set_index("plant")
+    fig = plants_figure(g)
+    hover = {int(c[0]): h for c, h in zip(fig.data[0].customdata, fig.data[0].hovertext, strict=True)}
+    row = pf.loc[15]  # 2 coal -> 3 cities
+    assert f"fuel at today's prices: {int(row['fuel_cost_now'])} Elektro, {row['fuel_cost_per_city']:.2f}" \
+        in hover[15]
+    assert "cities per token: 1.50" in hover[15]
+    assert "fuel at today's prices: free" in hover[13]  # eco
+
+
+# --- update keeps the figures equal to fresh builds ------------------------------------------
+
+def _check_updates(players: int, edition: str, map: str, widget: bool) -> int:
+    """Play a seeded random game; every 10 actions at first (every phase of the early rounds), then
+    every 150 (later steps) and at the end, update the figures and compare with fresh builds."""
+    g = new_game(players, map=map, edition=edition, seed=players)
+    name = g.players[1]
+
+    def build() -> list[go.Figure]:
+        return [resources_figure(g, player=name), plants_figure(g)]
+
+    figs = [go.FigureWidget(f) for f in build()] if widget else build()
+    rng, n, checks = random.Random(players), 0, 0
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+        n += 1
+        if n % (10 if n <= 50 else 150) and not g.is_over:
+            continue
+        for fig, fresh in zip(figs, build(), strict=True):
+            assert update(fig, g) is fig
+            assert as_json(fig) == as_json(fresh), (n, fig.layout.meta)
+        checks += 1
+    return checks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "edition", "map"), CONFIGS)
+def test_update_through_random_game_matches_fresh_builds(players, edition, map):
+    """The trace layout depends only on the configuration: update() equals a fresh build all game long."""
+    assert _check_updates(players, edition, map, widget=False) >= 7
+
+
+@pytest.mark.slow
+def test_update_figurewidget_through_random_game():
+    """The same in place on go.FigureWidget (what the panels display), 2 players with the Trust."""
+    assert _check_updates(2, "recharged", "usa", widget=True) >= 7
+
+
+def test_update_switches_player():
+    """update(fig, g, player=...) re-targets the player marks without changing the trace count."""
+    g = _depot_game()
+    fig = resources_figure(g)
+    update(fig, g, player="Ada")
+    assert as_json(fig) == as_json(resources_figure(g, player="Ada"))
+    assert fig.layout.meta == {"view": "resources", "args": {"player": "Ada"}}
+    widget = go.FigureWidget(plants_figure(g))
+    g.apply(BuyResources("Ada", coal=2))
+    update(widget, g)
+    assert as_json(widget) == as_json(plants_figure(g))
