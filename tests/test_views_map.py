@@ -15,7 +15,7 @@ import pytest
 from powergrid_nb import Game, MarkCity, new_game
 from powergrid_nb.views import update
 from powergrid_nb.views._base import participants, player_color, player_symbol
-from powergrid_nb.views.map import FADED, map_figure, slot_offsets
+from powergrid_nb.views.map import FADED, OUTLINE, map_figure, mix, slot_offsets
 
 SLOTS = ["slot_10", "slot_15", "slot_20"]
 
@@ -42,6 +42,16 @@ def polylines(t: Any) -> list[list[tuple[float, float]]]:
         else:
             out[-1].append((x, y))
     return [line for line in out if line]
+
+
+def houses(t: Any) -> list[tuple[float, float]]:
+    """A house trace's points; a participant without houses has one (None, None) point, so the legend
+    still lists them."""
+    pts = list(zip(t.x or (), t.y or (), strict=True))
+    if pts == [(None, None)]:
+        assert t.showlegend is True and not t.customdata
+        return []
+    return pts
 
 
 def xy(g: Game, city: str) -> tuple[float, float]:
@@ -86,8 +96,8 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
     for name in participants(g):
         tr = t[name]
         mine = g.cities_of(name)
-        assert len(tr.x or ()) == len(mine) and [d[0] for d in tr.customdata or ()] == mine
-        for city, x, y in zip(mine, tr.x or (), tr.y or (), strict=True):
+        assert len(houses(tr)) == len(mine) and [d[0] for d in tr.customdata or ()] == mine
+        for city, (x, y) in zip(mine, houses(tr), strict=True):
             k = [cities.loc[city, s] for s in SLOTS].index(name)
             assert (x, y) == pytest.approx((xy(g, city)[0] + offsets[k][0], xy(g, city)[1] + offsets[k][1]))
         assert tr.marker.color == player_color(g, name) and tr.marker.symbol == player_symbol(g, name)
@@ -198,7 +208,7 @@ def test_houses_on_their_slots():
     assert [d[0] for d in t["Bo"].customdata] == ["Essen", "Kassel"]
     assert [d[1] for d in t["Bo"].customdata] == ["15", "10"]
     assert (t["Bo"].x[0], t["Bo"].y[0]) == pytest.approx((xy(g, "Essen")[0] + dx, xy(g, "Essen")[1] + dy))
-    assert len(t["Cy"].x) == 1 and t["Cy"].customdata[0][0] == "Köln"
+    assert len(houses(t["Cy"])) == 1 and t["Cy"].customdata[0][0] == "Köln"
 
 
 def test_out_of_play_regions_faded_without_slots():
@@ -220,6 +230,41 @@ def test_marked_start_city_in_hover():
     data = {d[0]: d for t in region_traces(map_figure(g), g).values() for d in t.customdata}
     assert data[city][3].endswith("(marked start city)")
     assert sum("marked" in d[3] for d in data.values()) == 1
+
+
+def test_city_markers_are_pale_region_tints():
+    """In-play cities: 55 % region colour + 45 % white, a thin dark-grey ring (houses stand out)."""
+    g = new_game(4, seed=3)
+    assert mix("#1f5fbf") == "#84A7DC" and mix("#000") == "#737373"
+    for region, tr in region_traces(map_figure(g), g).items():
+        assert tr.marker.line.color == OUTLINE and tr.marker.line.width == 1
+        if region in g.regions:
+            assert tr.marker.color == mix(g.map.regions[region])
+
+
+def test_every_participant_in_the_legend_without_houses():
+    """A fresh game: each house trace holds one (None, None) point, so Plotly lists it in the legend."""
+    g = new_game(4, seed=3)
+    t = traces(map_figure(g))
+    for name in g.players:
+        assert list(t[name].x) == [None] and t[name].showlegend and houses(t[name]) == []
+    assert "x" not in t["slot not open yet (step)"].marker.symbol   # a faint dot, unlike the Trust's x
+
+
+@pytest.mark.parametrize("map", ["germany", "usa"])
+def test_axes_fit_the_cities(map):
+    """Ranges: the cities' bounding box plus 4 % of the larger screen span (and the slot row below)."""
+    g = new_game(3, map=map, seed=1)
+    lay = map_figure(g).layout
+    lons = [c.lon for c in g.map.cities.values()]
+    lats = [c.lat for c in g.map.cities.values()]
+    ratio = lay.yaxis.scaleratio
+    m = 0.04 * max(max(lons) - min(lons), (max(lats) - min(lats)) * ratio)
+    assert list(lay.xaxis.range) == pytest.approx([min(lons) - m, max(lons) + m], abs=0.01)
+    dy = -slot_offsets(g)[0][1]
+    y0, y1 = min(lats) - m / ratio - dy, max(lats) + m / ratio
+    assert list(lay.yaxis.range) == pytest.approx([y0, y1], abs=0.01)
+    assert lay.xaxis.constrain == "domain" and lay.xaxis.showticklabels is False and not lay.xaxis.title.text
 
 
 # --- links -----------------------------------------------------------------------------------

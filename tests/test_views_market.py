@@ -307,6 +307,35 @@ def test_plant_card_economics_text():
     assert "fuel at today's prices: free" in hover[13]  # eco
 
 
+def test_resources_text_stays_off_the_curves():
+    """Readability: the market's numbers are in the column titles (above the plots) and the player's
+    under the columns, so no text covers a price step; the price axis leaves room above 16 E."""
+    fig = resources_figure(_depot_game(), player="Ada")
+    for a in fig.layout.annotations:
+        assert a.yref == "paper" and (a.y == 1.0 or (a.y == 0 and a.yshift < 0)), a.text
+    assert texts(fig)[0] == "coal: next token 8 E (depot) market 0 · supply 6 on plants 18 · refill +5 " \
+                            "then the depot at 8 E"  # R126: the USA coal depot
+    assert fig.layout.yaxis.range == (0, 17.5) and fig.layout.yaxis4.range == (0, 17.5)
+
+
+def test_plant_cards_readable_and_step3_one_tight_row():
+    """Card print >= 14 px; keys under the cards. Step 3 (R93): one row of taller cards, then the note,
+    then the key, with no empty band between them."""
+    fig = plants_figure(scenario(phase=2, step=1, market=M8))
+    prints = [a for a in fig.layout.annotations if "min bid" in (a.text or "")]
+    assert len(prints) == 8 and min(a.font.size for a in prints) >= 14
+    bottom = min(s.y0 for s in fig.layout.shapes)
+    assert all(t.y[0] < bottom for t in fig.data[3:])  # the fuel key is under the future row
+    g = scenario(phase=2, step=3, market=[30, 31, 32, 33, 34, 35])
+    fig = plants_figure(g)
+    cards = [s for s in fig.layout.shapes if s.type == "rect"]
+    (note,) = [a for a in fig.layout.annotations if (a.text or "").startswith("<b>Step 3")]
+    bottom = min(s.y0 for s in cards)
+    assert len({(s.y0, s.y1) for s in cards}) == 1 and cards[0].y1 - bottom > 1.0  # one row, taller
+    assert 0 < bottom - note.y < 0.1 and note.yanchor == "top"  # the note just below the cards
+    assert 0 < note.y - fig.data[3].y[0] < 0.4  # then the key
+
+
 # --- update keeps the figures equal to fresh builds ------------------------------------------
 
 def _check_updates(players: int, edition: str, map: str, widget: bool) -> int:

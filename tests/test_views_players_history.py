@@ -52,6 +52,16 @@ def data(fig) -> list:
     return [{k: v for k, v in t.items() if k != "uid"} for t in out]
 
 
+def house_points(tr) -> list:
+    """A dashboard house trace's x values; a participant without houses has one None point, which keeps
+    them in the "houses:" legend (Plotly leaves traces without points out)."""
+    xs = list(tr.x)
+    if xs == [None]:
+        assert tr.showlegend is True and list(tr.text) == []
+        return []
+    return xs
+
+
 def decor(fig) -> list:
     lay = json.loads(json.dumps(fig.layout.to_plotly_json(), cls=plotly.utils.PlotlyJSONEncoder))
     return [lay.get("title"), lay.get("annotations"), lay.get("shapes")]
@@ -75,7 +85,7 @@ def test_players_figure_scenario_exact():
     g = scenario()
     fig = players_figure(g)
     assert len(fig.data) == 4
-    labels = ("1. Bo", "2. Ada", "3. Cy")
+    labels = ("▶ 1. Bo", "2. Ada", "3. Cy")  # ▶: to act
     assert tuple(fig.data[0].y) == labels == tuple(fig.data[2].y)
     assert list(fig.data[0].x) == [1, 3, 2] and list(fig.data[1].x) == [0, 3, 2]
     assert list(fig.data[2].x) == [7, 23, 41]
@@ -85,6 +95,8 @@ def test_players_figure_scenario_exact():
     assert list(cells[2]) == ["12 [0 hybrid/4]", "13 (eco) · 21 [1 coal+2 oil/4]", "11 [1 uranium/2]"]
     assert list(fig.data[0].marker.color) == [player_color(g, n) for n in ("Bo", "Ada", "Cy")]
     assert fig.layout.title.text == "Players · round 3 · auction · Bo to act"
+    assert fig.data[0].marker.line.width is None  # no heavy outline for the player to act (▶ instead)
+    assert fig.layout.xaxis.showticklabels is not False and fig.layout.xaxis.tickformat == "d"
 
 
 @pytest.mark.parametrize("edition, players, opts", [("original", 5, {}), ("recharged", 2, {})])
@@ -93,7 +105,8 @@ def test_players_figure_matches_players_frame(edition, players, opts):
     g, _, _ = played(edition, "usa", players, tuple(opts.items()), seed=4, limit=260)
     pf, fig = g.players_frame(), players_figure(g)
     na = lambda s: [None if x is pd.NA else int(x) for x in s]  # noqa: E731
-    assert list(fig.data[0].y) == [f"{o}. {n}" for o, n in zip(pf["order"], pf.index, strict=True)]
+    assert list(fig.data[0].y) == [("▶ " if c else "") + f"{o}. {n}"
+                                   for o, n, c in zip(pf["order"], pf.index, pf["is_current"], strict=True)]
     assert list(fig.data[0].x) == na(pf["cities"]) and list(fig.data[1].x) == na(pf["can_power"])
     assert list(fig.data[2].x) == na(pf["money"])
     op = owned_plants_frame(g)
@@ -102,7 +115,9 @@ def test_players_figure_matches_players_frame(edition, players, opts):
         assert text == (" · ".join(plant_text(r) for _, r in mine.iterrows()) or "none")
         assert [int(t.split()[0]) for t in text.split(" · ")] == g.plants_of(name)
     if g.trust:
-        assert fig.data[1].x[list(pf.index).index("Trust")] is None
+        k = list(pf.index).index("Trust")
+        assert fig.data[1].x[k] is None
+        assert fig.data[2].text[k] == "–" and fig.data[2].customdata[k] == "no money (the Trust)"
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -137,7 +152,7 @@ def test_history_lines_equal_timeline_frames(edition, map_, players):
         assert [c[1] for c in tr.customdata] == [p - f for p, f in zip(tr.y, tr.x, strict=True)]
         assert [c[0] for c in tr.customdata] == ints(rows["round"])
     diag = fig.data[-1]
-    assert diag.name == "paid face value" and list(diag.x) == list(diag.y) and diag.x[0] == 0
+    assert diag.name == "paid = face value" and list(diag.x) == list(diag.y) and diag.x[0] == 0
 
 
 def test_history_of_a_fresh_game_has_every_trace():
@@ -147,6 +162,24 @@ def test_history_of_a_fresh_game_has_every_trace():
     assert len(fig.data) == 5 * 6 + 5
     assert all(len(fig.data[4 * 6 + 4 + j].x) == 0 for j in range(6))
     assert list(fig.data[0].y) == [50]
+
+
+@pytest.mark.provisional
+def test_history_marks_round_in_progress_and_discounts():
+    """Whole-round ticks; the round being played is shaded and its hovers say "so far"; discount
+    purchases (R40) have open markers; the Trust's free takes (R130) sit above the price axis's bottom."""
+    g, _, _ = played("recharged", "usa", 2, (), seed=9, limit=100)  # round 9: one discount purchase
+    fig, af = history_figure(g), auctions_frame(g)
+    assert not g.is_over and fig.layout.xaxis.dtick == 1 and fig.layout.xaxis5.dtick == 1
+    (band,) = [s for s in fig.layout.shapes if s.xref == "x"]
+    assert (band.x0, band.x1) == (g.round - 0.5, g.round + 0.5)
+    assert list(fig.data[0].customdata) == [""] * (g.round - 1) + [" (in progress: so far)"]
+    n = len(g.players) + 1
+    for j, name in enumerate(g.players + [g.trust]):
+        rows, tr = af[af["player"] == name], fig.data[4 * n + 4 + j]
+        assert [s.endswith("-open") for s in tr.marker.symbol] == list(rows["discounted"])
+    assert af["discounted"].any() and af["trust"].any()
+    assert fig.layout.yaxis6.autorangeoptions.include == (-1.5, 10)
 
 
 # --- dashboard -------------------------------------------------------------------------------
@@ -169,6 +202,31 @@ def test_dashboard_scenario_exact():
     cities = fig.data[2]
     houses = dict(zip(cities.text, (c[0] for c in cities.customdata), strict=True))
     assert houses["Bremen"] == 1 and houses["Hannover"] == 0
+
+
+def test_dashboard_lists_every_participant_and_fits_the_map():
+    """Fresh game: every player in the "houses:" legend; the map's ranges hug the cities (4 % margin)."""
+    g = new_game(4, map="usa", seed=2)
+    fig = dashboard(g)
+    for j, name in enumerate(g.players):
+        assert fig.data[3 + j].name == name and house_points(fig.data[3 + j]) == []
+    lons = [c.lon for c in g.map.cities.values()]
+    x0, x1 = fig.layout.xaxis.range
+    m = 0.04 * (max(lons) - min(lons))   # the USA is wider than tall: its width sets the margin
+    assert (x0, x1) == pytest.approx((min(lons) - m, max(lons) + m))
+    assert fig.layout.xaxis.constrain == fig.layout.yaxis.constrain == "domain"
+    assert fig.layout.yaxis.scaleanchor == "x"
+
+
+@pytest.mark.provisional
+def test_dashboard_trust_has_no_money():
+    """The Trust has no purse: "–" and no bar in the money chart, as in the players view."""
+    g, _, _ = played("recharged", "germany", 2, (), seed=3, limit=120)
+    assert g.trust == "Trust"
+    money = dashboard(g).data[3 + 3 + 1]
+    k = [label.endswith("Trust") for label in money.x].index(True)
+    assert money.y[k] == 0 and money.text[k] == "–" and money.customdata[k][0] == "no money (the Trust)"
+    assert sorted(t for i, t in enumerate(money.text) if i != k) == sorted(str(g.money(n)) for n in g.players)
 
 
 def test_dashboard_auction_and_build_costs():
@@ -196,7 +254,7 @@ def test_dashboard_builds_for_every_configuration(edition, map_, players):
     fig = dashboard(g)
     assert len(fig.data) == len(names) + 7
     for j, name in enumerate(names):
-        assert len(fig.data[3 + j].x) == len(g.cities_of(name))
+        assert len(house_points(fig.data[3 + j])) == len(g.cities_of(name))
     assert len(players_figure(g).data) == 4 and len(history_figure(g).data) == 5 * len(names) + 5
 
 

@@ -13,12 +13,15 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+from .map import fit_ranges
 from .players import player_label
 
 if TYPE_CHECKING:
     from ..game import Game
 
 HOUSE_FILL = ("#FFFFFF", "#D9D9D9", "#A6A6A6", "#737373")  # city fill by houses built: 0, 1, 2, 3
+WIDE = 1.2        # maps wider than tall by more than this get the 2 x 2 layout (map top left)
+PLOT_W = 1060     # plot width (px) assumed when sizing the map's row: a 1100 px wide figure
 
 
 def _int(x: Any) -> int | None:
@@ -41,6 +44,39 @@ def auction_text(g: Game) -> str:
         return ""
     row = running.iloc[0]
     return f"Auction: plant {row['plant']}, {row['leader']} leads at {row['high_bid']} Elektro"
+
+
+def _ratio(g: Game) -> float:
+    """y/x scale of the map panel (a degree of longitude shrinks with cos(latitude))."""
+    lats = [c.lat for c in g.map.cities.values()]
+    mid = sum(lats) / len(lats) if lats else 0.0
+    return 1 / max(0.3, math.cos(math.radians(max(-80.0, min(80.0, mid)))))
+
+
+def _aspect(g: Game) -> float:
+    """Width / height of the fitted map panel on screen."""
+    (x0, x1), (y0, y1) = fit_ranges(g)
+    return (x1 - x0) / max((y1 - y0) * _ratio(g), 1e-9)
+
+
+def _grid(g: Game, height: int) -> tuple[go.Figure, dict[str, tuple[int, int]]]:
+    """The subplots and where each panel sits: a tall map spans the left column beside three charts;
+    a wide map sits top left, its row as tall as the map needs, with the charts around it."""
+    titles = {"map": f"Play area ({g.map.name})", "tokens": "Next token (Elektro; tokens on the market)",
+              "money": "Money (Elektro)", "cities": "Cities: owned / can power now"}
+    aspect = _aspect(g)
+    if aspect <= WIDE:
+        at = {"map": (1, 1), "tokens": (1, 2), "money": (2, 2), "cities": (3, 2)}
+        fig = make_subplots(rows=3, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.08,
+                            vertical_spacing=0.12, specs=[[{"rowspan": 3}, {}], [None, {}], [None, {}]],
+                            subplot_titles=[titles[k] for k in ("map", "tokens", "money", "cities")])
+        return fig, at
+    at = {"map": (1, 1), "tokens": (1, 2), "cities": (2, 1), "money": (2, 2)}
+    top = min(0.62, max(0.4, (0.6 * PLOT_W / aspect + 30) / max(height - 130, 200)))
+    fig = make_subplots(rows=2, cols=2, column_widths=[0.6, 0.4], row_heights=[top, 1 - top],
+                        horizontal_spacing=0.08, vertical_spacing=0.13,
+                        subplot_titles=[titles[k] for k in ("map", "tokens", "cities", "money")])
+    return fig, at
 
 
 def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
@@ -78,7 +114,7 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
         hovertemplate="<b>%{text}</b>: %{customdata[0]} house(s): %{customdata[1]}<br>%{customdata[2]}"
                       "<extra></extra>"))
     span = max(1e-6, max(cf["lon"]) - min(cf["lon"])) if len(cf) else 1.0
-    dx = span * 0.012
+    dx = span * 0.016
     for name in participants(g):
         hx, hy, hc = [], [], []
         for city, r in inp.iterrows():
@@ -89,8 +125,10 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
                     hy.append(float(r["lat"]) - dx * 0.2)
                     hc.append(str(city))
         traces.append(go.Scatter(
-            x=hx, y=hy, mode="markers", name=name, legendgroup=name, text=hc,
-            marker=dict(size=9, symbol=player_symbol(g, name), color=player_color(g, name),
+            # one point at (None, None) keeps a participant without houses in the legend
+            x=hx or [None], y=hy or [None], mode="markers", name=name, legendgroup=name, text=hc,
+            showlegend=True,
+            marker=dict(size=10, symbol=player_symbol(g, name), color=player_color(g, name),
                         line=dict(color="#000000", width=1)),
             hovertemplate=f"{name}: house in %{{text}}<extra></extra>"))
     return traces
@@ -109,14 +147,9 @@ def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Fi
     who = player if player is not None else g.current_player
     if who == g.trust:
         who = None
-    fig = make_subplots(rows=3, cols=2, column_widths=[0.6, 0.4], horizontal_spacing=0.08,
-                        vertical_spacing=0.12,
-                        specs=[[{"rowspan": 3}, {}], [None, {}], [None, {}]],
-                        subplot_titles=(f"Play area ({g.map.name})",
-                                        "Next token (Elektro; tokens on the market)",
-                                        "Money (Elektro)", "Cities: owned / can power now"))
+    fig, at = _grid(g, height)
     for tr in _map_traces(g, who):
-        fig.add_trace(tr, row=1, col=1)
+        fig.add_trace(tr, *at["map"])
     rf = g.resources_frame().drop_duplicates("resource")
     res = [str(r) for r in rf["resource"]]
     price = [_int(x) for x in rf["next_price"]]
@@ -127,42 +160,44 @@ def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Fi
                                for p, t in zip(price, tokens, strict=True)],
                          textposition="outside", customdata=[[t] for t in tokens],
                          hovertemplate="%{x}: next token %{y} Elektro, %{customdata[0]} on the market"
-                                       "<extra></extra>"), row=1, col=2)
+                                       "<extra></extra>"), *at["tokens"])
     pf = g.players_frame()
     names = [str(n) for n in pf.index]
     labels = [player_label(o, n) for o, n in zip(pf["order"], names, strict=True)]
     colors = [player_color(g, n) for n in names]
-    money = [_int(x) for x in pf["money"]]
+    # the Trust has no purse: no bar, "–" (as in the players view)
+    money = [0 if n == g.trust else _int(x) for n, x in zip(names, pf["money"], strict=True)]
     fig.add_trace(go.Bar(x=labels, y=money, name="money", showlegend=False, marker=dict(color=colors),
-                         text=money, textposition="outside",
-                         hovertemplate="%{x}: %{y} Elektro<extra></extra>"), row=2, col=2)
+                         text=["–" if n == g.trust else str(m) for n, m in zip(names, money, strict=True)],
+                         textposition="outside",
+                         customdata=[["no money (the Trust)" if n == g.trust else f"{m} Elektro"]
+                                     for n, m in zip(names, money, strict=True)],
+                         hovertemplate="%{x}: %{customdata[0]}<extra></extra>"), *at["money"])
     cities = [_int(x) for x in pf["cities"]]
     can = [_int(x) for x in pf["can_power"]]
     fig.add_trace(go.Bar(x=labels, y=cities, name="cities owned", showlegend=False, marker=dict(color=colors),
                          text=cities, textposition="outside", offsetgroup="owned",
-                         hovertemplate="%{x}: %{y} cities owned<extra></extra>"), row=3, col=2)
+                         hovertemplate="%{x}: %{y} cities owned<extra></extra>"), *at["cities"])
     fig.add_trace(go.Bar(x=labels, y=can, name="can power now", showlegend=False, offsetgroup="power",
                          marker=dict(color=colors, opacity=0.55, pattern=dict(shape="/", fgcolor="#FFFFFF")),
                          text=can, textposition="outside",
-                         hovertemplate="%{x}: can power %{y} cities now<extra></extra>"), row=3, col=2)
-    lons = [c.lon for c in g.map.cities.values()]
-    lats = [c.lat for c in g.map.cities.values()]
-    mid = sum(lats) / len(lats) if lats else 0.0
-    ratio = 1 / max(0.3, math.cos(math.radians(max(-80.0, min(80.0, mid)))))
-    fig.update_xaxes(visible=False, row=1, col=1,
-                     range=[min(lons, default=0) - 0.5, max(lons, default=1) + 0.5])
-    fig.update_yaxes(visible=False, row=1, col=1, scaleanchor="x", scaleratio=ratio)
-    for r in (1, 2, 3):
-        fig.update_yaxes(rangemode="tozero", autorangeoptions=dict(include=[0, 5]), row=r, col=2)
-    fig.update_yaxes(title_text="Elektro", row=1, col=2)
-    fig.update_yaxes(title_text="Elektro", row=2, col=2)
-    fig.update_yaxes(title_text="cities", row=3, col=2)
+                         hovertemplate="%{x}: can power %{y} cities now<extra></extra>"), *at["cities"])
+    # the map fitted to its cities, aspect kept by shrinking the panel ("domain"), not by widening a range
+    xr, yr = fit_ranges(g)
+    fig.update_xaxes(visible=False, range=xr, constrain="domain", row=at["map"][0], col=at["map"][1])
+    fig.update_yaxes(visible=False, range=yr, constrain="domain", scaleanchor="x", scaleratio=_ratio(g),
+                     row=at["map"][0], col=at["map"][1])
+    for key, unit in (("tokens", "Elektro"), ("money", "Elektro"), ("cities", "cities")):
+        fig.update_yaxes(rangemode="tozero", autorangeoptions=dict(include=[0, 5]), title_text=unit,
+                         row=at[key][0], col=at[key][1])
     title = status_text(g)
     extra = auction_text(g) if g.phase_name == "auction" else ""
     if extra:
         title += f"<br><sup>{extra}</sup>"
+    # the houses legend right under the map (the bottom of the figure when the map fills the left column)
+    below = min(fig.layout.yaxis.domain) - 0.005 if at["cities"][1] == 1 else -0.04
     base_layout(fig, title, height=height, barmode="group",
-                legend=dict(orientation="h", x=0, y=-0.04, title_text="houses: "))
+                legend=dict(orientation="h", x=0, y=below, yanchor="top", title_text="houses: "))
     fig.update_layout(margin=dict(l=20, r=20, t=90, b=40))
     fig.update_traces(cliponaxis=False, selector=dict(type="bar"))
     return fig

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 GREY, LINK, FAINT = "#9A9A9A", "#8C8C8C", "#D0D0D0"
 FADED = 0.3              # opacity of regions and links outside the play area
 FORBIDDEN = "#C62828"
+OUTLINE = "#555555"      # thin dark-grey ring around the (pale) city markers
+TINT = 0.55              # share of the region colour in a city marker (the rest is white)
+PAD = 0.04               # margin around the cities, as a share of the map's larger span
 CITY_HOVER = ("<b>%{customdata[0]}</b><br>region %{customdata[1]} (in play: %{customdata[2]})<br>"
               "houses: %{customdata[3]}")
 
@@ -37,6 +40,42 @@ def _segments(points: list[list[tuple[float, float]]]) -> tuple[list[float | Non
         xs += [p[0] for p in line] + [None]
         ys += [p[1] for p in line] + [None]
     return xs, ys
+
+
+def mix(colour: str, other: str = "#FFFFFF", share: float = TINT) -> str:
+    """``share`` of ``colour`` mixed with ``other`` (hex colours "#rgb" or "#rrggbb")."""
+    def rgb(c: str) -> list[int]:
+        h = c.lstrip("#")
+        h = "".join(ch * 2 for ch in h) if len(h) == 3 else h
+        return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+
+    return "#" + "".join(f"{round(share * a + (1 - share) * b):02X}"
+                         for a, b in zip(rgb(colour), rgb(other), strict=True))
+
+
+def fit_ranges(g: Game, pad: float = PAD, below: float = 0.0, above: float = 0.0
+               ) -> tuple[list[float], list[float]]:
+    """x (lon) and y (lat) axis ranges: the cities' bounding box plus ``pad`` of the larger span
+    (in screen units) on every side, and ``below``/``above`` extra degrees of latitude."""
+    lons = [c.lon for c in g.map.cities.values()]
+    lats = [c.lat for c in g.map.cities.values()]
+    ratio = scale_ratio(g)
+    m = pad * max(max(lons) - min(lons), (max(lats) - min(lats)) * ratio, 1.0)
+    return ([min(lons) - m, max(lons) + m], [min(lats) - m / ratio - below, max(lats) + m / ratio + above])
+
+
+def label_size(g: Game, height: int) -> int:
+    """City label font: 11 when cities crowd (median nearest neighbour under ~48 px in a figure
+    ``height`` px tall and about 850 px of plot width), else 12."""
+    ratio = scale_ratio(g)
+    pts = [(c.lon, c.lat * ratio) for c in g.map.cities.values()]
+    if len(pts) < 2:
+        return 12
+    w = max(p[0] for p in pts) - min(p[0] for p in pts)
+    h = max(p[1] for p in pts) - min(p[1] for p in pts)
+    px = min(850 / max(w, 1e-9), max(height - 110, 100) / max(h, 1e-9))
+    near = sorted(min(math.dist(p, q) for q in pts if q is not p) for p in pts)
+    return 11 if near[len(near) // 2] * px < 48 else 12
 
 
 def scale_ratio(g: Game) -> float:
@@ -65,8 +104,10 @@ def _cost_text(cost: Any) -> str:
     return "not allowed" if pd.isna(cost) else str(int(cost))
 
 
-def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | None) -> list[go.Scatter]:
-    """One marker trace per region of the map (regions outside the play area faded)."""
+def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | None,
+                 font: int) -> list[go.Scatter]:
+    """One marker trace per region of the map: a pale tint of the region colour, so the players'
+    saturated houses stand out (regions outside the play area greyed and faded)."""
     in_play = set(g.regions)
     hover = CITY_HOVER + (f"<br>build cost for {player}: %{{customdata[{4 + len(slots)}]}}"
                           if player is not None else "") + "<extra></extra>"
@@ -84,11 +125,12 @@ def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | 
                          _cost_text(row["build_cost"]) if player is not None else ""])
         traces.append(go.Scatter(
             x=list(rows["lon"]), y=list(rows["lat"]), mode="markers+text", text=list(rows.index),
-            textposition="top center", customdata=data, hovertemplate=hover,
+            textposition="top center", customdata=data, hovertemplate=hover, cliponaxis=False,
             name=region if playing else f"{region} (not in play)", legendgroup="regions",
             legendgrouptitle_text="Regions", opacity=1.0 if playing else FADED,
-            textfont=dict(size=12, color="#222222" if playing else GREY),
-            marker=dict(size=16, color=colour, line=dict(width=1.5, color="white"))))
+            textfont=dict(size=font, color="#222222" if playing else GREY),
+            marker=dict(size=15, color=mix(colour) if playing else mix(colour, "#B0B0B0", 0.4),
+                        line=dict(width=1, color=OUTLINE))))
     return traces
 
 
@@ -108,17 +150,19 @@ def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool) -> list[go.Scat
     mids = [[(xa + xb) / 2, (ya + yb) / 2] for (xa, ya), (xb, yb) in
             ((_xy(g, a), _xy(g, b)) for a, b in zip(rows["city_a"], rows["city_b"], strict=True))]
     traces.append(go.Scatter(
-        x=[m[0] for m in mids], y=[m[1] for m in mids], mode="text", name="link costs",
-        text=[str(int(c)) for c in rows["cost"]], showlegend=False,
+        x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers+text", name="link costs",
+        text=[str(int(c)) for c in rows["cost"]], showlegend=False, textposition="middle center",
+        marker=dict(symbol="square", size=15, color="rgba(255,255,255,0.9)", line=dict(width=0)),
         customdata=[[a, b, int(c)] for a, b, c in zip(rows["city_a"], rows["city_b"], rows["cost"],
                                                      strict=True)],
         hovertemplate="%{customdata[0]} – %{customdata[1]}: %{customdata[2]} Elektro<extra></extra>",
-        textfont=dict(size=11, color=["#444444" if p else "#BBBBBB" for p in rows["in_play"]])))
+        textfont=dict(size=11, weight="bold",
+                      color=["#505050" if p else "#C4C4C4" for p in rows["in_play"]])))
     return traces
 
 
 def _slot_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
-    """Empty slots of cities in play: opened by the step (hollow) and not opened yet (faint x)."""
+    """Empty slots of cities in play: opened by the step (hollow ring) and not opened yet (faint dot)."""
     offsets = slot_offsets(g, len(slots))
     pts: dict[str, list[tuple[float, float, str, str]]] = {"open": [], "not open": []}
     for city, row in cities[cities["in_play"]].iterrows():
@@ -128,7 +172,7 @@ def _slot_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sca
                 pts[state].append((row["lon"] + offsets[k][0], row["lat"] + offsets[k][1], str(city),
                                    col[5:]))
     styles = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
-              "not open": dict(symbol="x-thin-open", size=7, color="#C8C8C8", line=dict(width=1.5))}
+              "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
     names = {"open": "open slot", "not open": "slot not open yet (step)"}
     return [go.Scatter(x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
                        name=names[s], legendgroup="slots", marker=styles[s],
@@ -138,7 +182,10 @@ def _slot_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sca
 
 
 def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
-    """One trace per participant: a marker in their colour and symbol on each slot they hold."""
+    """One trace per participant: a marker in their colour and symbol on each slot they hold.
+
+    Without houses the trace holds one point at (None, None): drawn nowhere, but Plotly keeps a
+    trace with no points out of the legend, and every participant belongs there."""
     offsets = slot_offsets(g, len(slots))
     traces = []
     for name in participants(g):
@@ -148,8 +195,8 @@ def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sc
             k = next(k for k, c in enumerate(slots) if row[c] == name)
             pts.append((row["lon"] + offsets[k][0], row["lat"] + offsets[k][1], city, slots[k][5:]))
         traces.append(go.Scatter(
-            x=[p[0] for p in pts], y=[p[1] for p in pts], mode="markers", name=name,
-            legendgroup="players", legendgrouptitle_text="Players",
+            x=[p[0] for p in pts] or [None], y=[p[1] for p in pts] or [None], mode="markers", name=name,
+            legendgroup="players", legendgrouptitle_text="Players", showlegend=True,
             customdata=[[p[2], p[3]] for p in pts],
             hovertemplate=f"<b>{name}</b>: house in %{{customdata[0]}} "
                           "(slot %{customdata[1]})<extra></extra>",
@@ -230,7 +277,7 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
             steps = g.plan_build(who, list(plan))
     plan_traces, lines = _plan_traces(g, who, steps)
     fig = go.Figure([*_link_traces(g, links, show_costs), *_network_traces(g, links, list(networks or [])),
-                     *plan_traces[:1], *_city_traces(g, cities, slots, player),
+                     *plan_traces[:1], *_city_traces(g, cities, slots, player, label_size(g, height)),
                      *_slot_traces(g, cities, slots), *_house_traces(g, cities, slots), *plan_traces[1:]])
     title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
     base_layout(fig, title, height=height, hovermode="closest",
@@ -240,7 +287,13 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     fig.add_annotation(text=text, visible=bool(text), xref="paper", yref="paper", x=0.01, y=0.01,
                        xanchor="left", yanchor="bottom", showarrow=False, align="left",
                        bgcolor="rgba(255,255,255,0.85)", font=dict(size=14, color="#222222"))
-    fig.update_xaxes(title_text="longitude (°)", showgrid=False, zeroline=False)
-    fig.update_yaxes(title_text="latitude (°)", showgrid=False, zeroline=False, scaleanchor="x",
-                     scaleratio=round(scale_ratio(g), 3))
+    # Fitted to the cities (room below for the slot row); "domain" shrinks the plot area rather than
+    # widening a range to keep the aspect (a wide map keeps to the top: the plan note goes below it).
+    # No ticks: a board needs no degrees (the hovers name the cities).
+    xr, yr = fit_ranges(g, below=-slot_offsets(g)[0][1])
+    hidden = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="", title_text=None,
+                  constrain="domain")
+    fig.update_xaxes(range=xr, **hidden)
+    fig.update_yaxes(range=yr, scaleanchor="x", scaleratio=round(scale_ratio(g), 3), constraintoward="top",
+                     **hidden)
     return fig

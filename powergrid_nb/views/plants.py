@@ -20,8 +20,12 @@ if TYPE_CHECKING:
 FUEL_COLORS = {**RESOURCE_COLORS, "hybrid": RESOURCE_COLORS["coal"], "eco": "#2E7D32", "fusion": "#6A1B9A"}
 DARK_TEXT = {"garbage"}          # light fills get black text, the rest white
 COLUMNS = 6                      # the widest market (Step 3): the x range never changes
-CARD_W, CARD_H = 0.9, 0.8
-ROW_Y = {"current": 1.0, "future": 0.0}
+CARD_W, CARD_H = 0.9, 0.76
+ROW_Y = {"current": 1.0, "future": 0.0}  # row centres; the y range below never changes
+Y_RANGE = (-0.62, 1.56)
+STEP3_BOTTOM = 0.12              # Step 3: one row of taller cards, the note and the key just below
+KEY_Y, KEY_X0 = -0.54, 0.95      # the key of card colours (Steps 1 and 2: under the future row)
+NUMBER_H = 0.25                  # the card's number, above its small print
 AUCTION = "#FFB000"
 STEP3_HOVER = ("<b>Step 3 card</b><br>not for sale: at the end of phase 2 it is boxed with the lowest "
                "plant;<br>from then on one market of six, all biddable (R90, R93)<extra></extra>")
@@ -45,12 +49,14 @@ def _cities(row: pd.Series) -> str:
 
 
 def _card_lines(row: pd.Series) -> str:
-    """The small print of a card: fuel, cities, minimum bid and economics."""
+    """The print of a card under its number: fuel → cities, minimum bid and economics (short lines, so
+    they fit the card at 14 px)."""
     mb = int(row["min_bid"])
-    lines = [f"{_fuel_text(row)} → {_cities(row)}",
-             f"min {mb} (discount)" if row["discounted"] else f"min {mb}"]
-    if row["fuel"] in ("eco", "fusion"):
-        lines.append("fuel free")
+    green = row["fuel"] in ("eco", "fusion")
+    lines = [f"{row['fuel'] if green else _fuel_text(row)} → {_cities(row)}",
+             f"min bid {mb}" + (" (discount)" if row["discounted"] else "")]
+    if green:
+        lines.append("no fuel needed")
     else:
         lines.append(f"{row['cities_per_token']:.2f} cities/token")
         cost = _num(row["fuel_cost_now"])
@@ -77,8 +83,8 @@ def _hover(row: pd.Series) -> str:
     return "<br>".join(lines)
 
 
-def _card_shapes(x0: float, y0: float, fuel: str | None, frame: str, width: float) -> list[dict]:
-    x1, y1 = x0 + CARD_W, y0 + CARD_H
+def _card_shapes(x0: float, y0: float, y1: float, fuel: str | None, frame: str, width: float) -> list[dict]:
+    x1 = x0 + CARD_W
     line = dict(color=frame, width=width)
     if fuel is None:  # the Step 3 card
         return [dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor="white",
@@ -94,57 +100,61 @@ def _card_shapes(x0: float, y0: float, fuel: str | None, frame: str, width: floa
 
 
 @view("plants")
-def plants_figure(g: Game, *, height: int = 420) -> go.Figure:
-    """The current and future plant markets as cards (Step 3: one row of six), with the auction."""
+def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
+    """The current and future plant markets as cards (Step 3: one row of six taller cards), with the
+    auction."""
     pf = g.plants_frame()
     shapes: list[dict] = []
     notes: list[dict] = []
     points: dict[str, dict[str, list]] = {k: {"x": [], "y": [], "text": [], "cd": []}
                                           for k in ("current", "future", "step3")}
     step3 = g.step == 3
-    moved = False  # the current row is full: its label went to the (empty) future row
     for market, y in ROW_Y.items():
         rows = pf[pf["market"] == market]
         slot = min(1.0, COLUMNS / max(len(rows), 1))
-        if market == "current":
-            label = "Step 3: one market,<br>every plant biddable" if step3 else "current market<br>(biddable)"
-        else:
-            label = "no future market<br>in Step 3" if step3 else "future market<br>(not yet biddable)"
-        if len(rows) > COLUMNS - 2:  # a full row: say it in the (empty) future row
-            moved = True
-            label = label.replace("<br>", " ")
-            notes.append(dict(x=0.1, y=ROW_Y["future"], text=f"<b>{label} (above)</b>", xanchor="left",
-                              showarrow=False, font=dict(size=14, color="#444444")))
-        elif not moved:
+        # the card's bottom and top; in Step 3 the one row also takes the (empty) future row's room
+        bottom, top = (STEP3_BOTTOM if step3 else y - CARD_H / 2), y + CARD_H / 2
+        if step3 and market == "current":
+            notes.append(dict(x=0.05, y=bottom - 0.03, yanchor="top", xanchor="left", showarrow=False,
+                              text="<b>Step 3: one market, every plant biddable (above)</b>",
+                              font=dict(size=15, color="#444444")))
+        elif not step3:
+            label = "current market<br>(biddable)" if market == "current" \
+                else "future market<br>(not yet biddable)"
             notes.append(dict(x=len(rows) * slot + 0.1, y=y, text=f"<b>{label}</b>", xanchor="left",
-                              align="left", showarrow=False, font=dict(size=14, color="#444444")))
+                              align="left", showarrow=False, font=dict(size=15, color="#444444")))
         for i, (_, row) in enumerate(rows.iterrows()):
-            x0, y0 = i * slot + (slot - CARD_W) / 2, y - CARD_H / 2
-            cx = x0 + CARD_W / 2
+            x0 = i * slot + (slot - CARD_W) / 2
+            cx, cy = x0 + CARD_W / 2, (bottom + top) / 2
             if row["is_step3"]:
-                shapes += _card_shapes(x0, y0, None, "", 0)
-                notes.append(dict(x=cx, y=y, text="<b>STEP 3</b><br>boxed at the end<br>of phase 2",
-                                  showarrow=False, font=dict(size=13, color="#333333")))
+                shapes += _card_shapes(x0, bottom, top, None, "", 0)
+                notes.append(dict(x=cx, y=cy, text="<b>STEP 3</b><br>boxed at the end<br>of phase 2",
+                                  showarrow=False, font=dict(size=14, color="#333333")))
                 points["step3"]["x"].append(cx)
-                points["step3"]["y"].append(y)
+                points["step3"]["y"].append(cy)
                 continue
             fuel = str(row["fuel"])
             running = bool(row["in_auction"])
-            shapes += _card_shapes(x0, y0, fuel, AUCTION if running else "#333333", 6 if running else 1)
+            frame, width = (AUCTION, 6) if running else ("#333333", 1)
+            shapes += _card_shapes(x0, bottom, top, fuel, frame, width)
             ink = "black" if fuel in DARK_TEXT else "white"
-            notes.append(dict(x=cx, y=y0 + CARD_H - 0.03, text=f"<b>{int(row['plant'])}</b>", yanchor="top",
-                              showarrow=False, font=dict(size=26, color=ink)))
-            notes.append(dict(x=cx, y=y0 + 0.04, text=_card_lines(row), yanchor="bottom", showarrow=False,
-                              font=dict(size=11, color=ink)))
+            big = 1.2 if step3 else 1.0  # the taller Step 3 cards: a larger number and print
+            notes.append(dict(x=cx, y=top - 0.03, text=f"<b>{int(row['plant'])}</b>", yanchor="top",
+                              showarrow=False, font=dict(size=round(28 * big), color=ink)))
+            # the print right under the number (Step 3's taller cards: centred in the room left)
+            under = top - NUMBER_H * big
+            notes.append(dict(x=cx, y=(under + bottom) / 2 if step3 else under, text=_card_lines(row),
+                              yanchor="middle" if step3 else "top", showarrow=False,
+                              font=dict(size=15 if step3 else 14, color=ink)))
             if running:
                 leader = str(row["leader"])
                 badge = f"<b>{leader} leads at {int(row['high_bid'])}</b>"
-                notes.append(dict(x=cx, y=y0 + CARD_H + 0.01, text=badge, yanchor="bottom", showarrow=False,
+                notes.append(dict(x=cx, y=top + 0.01, text=badge, yanchor="bottom", showarrow=False,
                                   bgcolor=player_color(g, leader),
-                                  bordercolor=AUCTION, borderwidth=2, font=dict(size=13, color="white")))
+                                  bordercolor=AUCTION, borderwidth=2, font=dict(size=14, color="white")))
             pts = points[market]
             pts["x"].append(cx)
-            pts["y"].append(y)
+            pts["y"].append(cy)
             pts["text"].append(_hover(row))
             pts["cd"].append([int(row["plant"]), int(row["min_bid"]), bool(row["discounted"])])
     fig = go.Figure()
@@ -154,12 +164,21 @@ def plants_figure(g: Game, *, height: int = 420) -> go.Figure:
             dict(hovertext=pts["text"], hoverinfo="text", customdata=pts["cd"])
         fig.add_trace(go.Scatter(x=pts["x"], y=pts["y"], mode="markers", name=name, showlegend=False,
                                  marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"), **hover))
-    for fuel, color in FUEL_COLORS.items():  # the key of card colours (legend only)
+    # The key of card colours, drawn in the plot right under the cards (so in Step 3 it moves up with
+    # the note): a marker and its name per fuel; positions are fixed, only the row's height changes.
+    key_y = STEP3_BOTTOM - 0.33 if step3 else KEY_Y
+    notes.append(dict(x=0, y=key_y, text="card colour = fuel:", xanchor="left", showarrow=False,
+                      font=dict(size=14, color="#444444")))
+    x = KEY_X0
+    for fuel, color in FUEL_COLORS.items():
         edge = RESOURCE_COLORS["oil"] if fuel == "hybrid" else "#333333"
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="hybrid (coal/oil)"
-                                 if fuel == "hybrid" else fuel, hoverinfo="skip", marker=dict(
+        label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
+        fig.add_trace(go.Scatter(x=[x], y=[key_y], text=[" " + label], mode="markers+text", name=label,
+                                 textposition="middle right", showlegend=False, hoverinfo="skip",
+                                 textfont=dict(size=14), marker=dict(
                                      size=16, symbol="square", color=color,
                                      line=dict(color=edge, width=4 if fuel == "hybrid" else 1))))
+        x += 0.3 + 0.042 * len(label)
     running = pf[pf["in_auction"]]
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
     if len(running):
@@ -170,8 +189,7 @@ def plants_figure(g: Game, *, height: int = 420) -> go.Figure:
     title = "Power plant market · " + " · ".join(status)
     fig.update_layout(shapes=shapes, annotations=notes)
     fig.update_xaxes(range=[-0.05, COLUMNS + 0.05], visible=False, fixedrange=True)
-    fig.update_yaxes(range=[-0.45, 1.52], visible=False, fixedrange=True)
-    base_layout(fig, title, height=height, hovermode="closest", legend=dict(
-        title_text="card colour = fuel:", orientation="h", x=0, xanchor="left", y=0, yanchor="top"))
-    fig.update_layout(margin=dict(l=10, r=10, t=50, b=40))
+    fig.update_yaxes(range=list(Y_RANGE), visible=False, fixedrange=True)
+    base_layout(fig, title, height=height, hovermode="closest", showlegend=False)
+    fig.update_layout(margin=dict(l=10, r=10, t=50, b=10))
     return fig

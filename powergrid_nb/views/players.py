@@ -51,14 +51,17 @@ def players_figure(g: Game, *, height: int = 420) -> go.Figure:
     """
     pf = g.players_frame()
     names = [str(n) for n in pf.index]
-    labels = [player_label(o, n) for o, n in zip(pf["order"], names, strict=True)]
+    current = [bool(x) for x in pf["is_current"]]
+    # who is to act: a ▶ before the name (no heavy outline, which would blacken a short bar)
+    labels = [("▶ " if c else "") + player_label(o, n)
+              for c, o, n in zip(current, pf["order"], names, strict=True)]
     colors = [player_color(g, n) for n in names]
     cities = [_int(x) for x in pf["cities"]]
     can = [_int(x) for x in pf["can_power"]]
-    money = [_int(x) for x in pf["money"]]
+    trust = [n == g.trust for n in names]
+    # the Trust has no money (R130): "–" and no bar, as in the table
+    money = [None if t else _int(x) for t, x in zip(trust, pf["money"], strict=True)]
     income = [_int(x) for x in pf["income_now"]]
-    current = [bool(x) for x in pf["is_current"]]
-    outline = dict(color=["#000000" if c else "rgba(0,0,0,0)" for c in current], width=3)
     plants = plants_text(g)
 
     fig = make_subplots(rows=1, cols=3, column_widths=[0.26, 0.22, 0.52], horizontal_spacing=0.07,
@@ -67,7 +70,7 @@ def players_figure(g: Game, *, height: int = 420) -> go.Figure:
                                         "Plants [tokens/storage]"))
     hover = "%{y}: %{x} %{meta}<extra></extra>"
     fig.add_trace(go.Bar(name="cities owned", y=labels, x=cities, orientation="h", meta="cities owned",
-                         marker=dict(color=colors, line=outline), text=cities, textposition="auto",
+                         marker=dict(color=colors), text=cities, textposition="auto",
                          textangle=0, hovertemplate=hover, offsetgroup="owned"), row=1, col=1)
     fig.add_trace(go.Bar(name="can power now", y=labels, x=can, orientation="h",
                          meta="cities they can power now",
@@ -75,26 +78,29 @@ def players_figure(g: Game, *, height: int = 420) -> go.Figure:
                          text=can, textposition="auto", textangle=0, hovertemplate=hover,
                          offsetgroup="power"),
                   row=1, col=1)
-    money_text = [f"{m}" if i is None else f"{m} (+{i})" for m, i in zip(money, income, strict=True)]
-    fig.add_trace(go.Bar(name="money", y=labels, x=money, orientation="h", showlegend=False,
-                         marker=dict(color=colors, line=outline), text=money_text, textposition="outside",
-                         textangle=0, cliponaxis=False,
-                         customdata=[["–" if i is None else i] for i in income],
-                         hovertemplate="%{y}: %{x} Elektro; income if powering now: "
-                                       "%{customdata[0]} Elektro<extra></extra>"), row=1, col=2)
+    money_text = ["–" if m is None else f"{m}" if i is None else f"{m} (+{i})"
+                  for m, i in zip(money, income, strict=True)]
+    money_hover = ["no money (the Trust)" if m is None else f"{m} Elektro; income if powering now: "
+                   + ("–" if i is None else f"{i} Elektro") for m, i in zip(money, income, strict=True)]
+    fig.add_trace(go.Bar(name="money", y=labels, x=[0 if m is None else m for m in money], orientation="h",
+                         showlegend=False, marker=dict(color=colors), text=money_text, textposition="outside",
+                         textangle=0, cliponaxis=False, customdata=money_hover,
+                         hovertemplate="%{y}: %{customdata}<extra></extra>"), row=1, col=2)
     fig.add_trace(go.Table(
         columnwidth=[0.22, 0.16, 0.62],
         header=dict(values=["<b>player</b>", "<b>income now (Elektro)</b>", "<b>plants</b>"], align="left",
                     fill_color="#EEEEEE", font=dict(size=14)),
-        cells=dict(values=[[("▶ " if c else "") + lab for c, lab in zip(current, labels, strict=True)],
+        cells=dict(values=[labels,
                            ["–" if i is None else str(i) for i in income],
                            [plants.get(n, "none") for n in names]],
                    align="left", font=dict(size=13, color=[colors, ["#000000"] * len(names),
                                                            ["#000000"] * len(names)]),
                    height=28)), row=1, col=3)
-    fig.update_yaxes(autorange="reversed", row=1, col=1)
+    # room between the names and the bars; whole-number city ticks
+    fig.update_yaxes(autorange="reversed", automargin=True, ticksuffix="  ", row=1, col=1)
     fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=2)
-    fig.update_xaxes(title_text="cities", rangemode="tozero", showticklabels=False, row=1, col=1)
+    fig.update_xaxes(title_text="cities", rangemode="tozero", tickformat="d",
+                     autorangeoptions=dict(include=[0, 4]), row=1, col=1)
     fig.update_xaxes(title_text="Elektro", rangemode="tozero", row=1, col=2)
     who = [f"{g.current_player} to act"] if g.current_player else []
     base_layout(fig, " · ".join(["Players", f"round {g.round}", g.phase_name, *who]), height=height,

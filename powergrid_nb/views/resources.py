@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 KEY = "#8C8C8C"
 STORAGE = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
+LEGEND_PX = 58  # from the bottom of the plots down to the legend (below the x-axis titles)
 TRACES_PER_RESOURCE = ("now", "depot", "after refill", "total now", "total after refill", "player")
 
 
@@ -57,6 +58,23 @@ def _room(row: pd.Series) -> list[int]:
     return rooms
 
 
+def _title(r: str, info: pd.Series) -> str:
+    """A column's title: the next token's price, then (smaller, grey) the market's numbers, kept out of
+    the plot area so no note covers a price step."""
+    nxt = _int(info["next_price"])
+    if nxt is None:
+        head = f"<b>{r}</b>: sold out"
+    else:
+        head = f"<b>{r}</b>: next token {nxt} E" + ("" if int(info["market_total"]) else " (depot)")
+    lines = [f"market {int(info['market_total'])} · supply {int(info['supply'])}",
+             f"on plants {int(info['held'])} · refill +{int(info['refill_next'])}"]
+    depot = _int(info["depot_price"])
+    if depot is not None:
+        lines.append(f"then the depot at {depot} E")
+    small = "<br>".join(f"<span style='font-size:13px;color:#555555'>{t}</span>" for t in lines)
+    return f"{head}<br>{small}"
+
+
 def _ladder_hover(r: str, when: str) -> str:
     return (f"<b>{r}, {when}</b><br>token %{{x}} costs %{{y}} Elektro<br>"
             f"%{{x}} tokens cost %{{customdata}} Elektro in all<extra></extra>")
@@ -68,7 +86,7 @@ def _total_hover(r: str, when: str) -> str:
 
 
 @view("resources")
-def resources_figure(g: Game, *, player: str | None = None, height: int = 520) -> go.Figure:
+def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -> go.Figure:
     """Supply curves of the four resources now and after the next refill; with ``player``, how many
     tokens of each they can still store and afford."""
     if player is not None and player not in participants(g):
@@ -78,12 +96,7 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 520) -
     prow = g.players_frame().loc[player] if player is not None else None
     money = int(prow["money"]) if prow is not None else 0
     rooms = _room(prow) if prow is not None else [0] * 4
-    titles = []
-    for r in RESOURCES:
-        info = rf.loc[r]
-        nxt = _int(info["next_price"])
-        src = "" if int(info["market_total"]) or nxt is None else " (depot)"
-        titles.append(f"<b>{r}</b>: next token {nxt} E{src}" if nxt is not None else f"<b>{r}</b>: sold out")
+    titles = [_title(r, rf.loc[r]) for r in RESOURCES]
     fig = make_subplots(rows=2, cols=4, shared_xaxes="columns", subplot_titles=titles,
                         vertical_spacing=0.1, horizontal_spacing=0.05)
     pcolor = player_color(g, player) if player is not None else KEY
@@ -143,36 +156,24 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 520) -
             axis = top if i < 3 else bottom
             t.update(xaxis=f"x{axis}", yaxis=f"y{axis}")
         data += traces
-        depot = _int(info["depot_price"])
-        text = (f"market {int(info['market_total'])} · supply {int(info['supply'])}<br>"
-                f"on plants {int(info['held'])} · refill +{int(info['refill_next'])}")
-        if depot is not None:
-            text += f"<br>then the depot at {depot} E"
-        # Top left is free unless expensive tokens sit there (a short uranium track): then top right.
-        xmax = int(info["total"])
-        points = [*zip(k, price, strict=True), *zip(ka, after, strict=True)]
-        crowded = any(y >= 11 and x <= 0.5 * xmax for x, y in points)
-        notes.append(dict(text=text, xref=f"x{top} domain", yref=f"y{top} domain", y=0.98, yanchor="top",
-                          x=0.98 if crowded else 0.02, xanchor="right" if crowded else "left",
-                          showarrow=False, align="left", font=dict(size=12), bgcolor="rgba(255,255,255,0.8)"))
         if prow is not None:
             shared = int(prow["storage_hybrid"]) and r in ("coal", "oil")
             other = "oil" if r == "coal" else "coal"
             notes.append(dict(
                 text=f"{player}: room {rooms[kind]} · affords {afford}<br>→ can buy {limit}"
                      + (f"<br>(hybrid room shared with {other})" if shared else ""),
-                xref=f"x{bottom} domain", yref=f"y{bottom} domain", x=0.98, y=0.03, xanchor="right",
-                yanchor="bottom", showarrow=False, align="right", font=dict(size=12, color=pcolor),
-                bgcolor="rgba(255,255,255,0.8)"))
+                xref=f"x{bottom} domain", yref="paper", x=0.5, y=0, yshift=-LEGEND_PX - 30, xanchor="center",
+                yanchor="top", showarrow=False, align="center", font=dict(size=13, color=pcolor)))
             mark = dict(color=pcolor, width=1.5, dash="dot")
             shapes.append(dict(type="line", xref=f"x{bottom} domain", yref=f"y{bottom}", x0=0, x1=1,
                                y0=money, y1=money, line=mark))
             shapes += [dict(type="line", xref=f"x{axis}", yref=f"y{axis} domain", x0=rooms[kind] + 0.5,
                             x1=rooms[kind] + 0.5, y0=0, y1=1, line=mark) for axis in (top, bottom)]
         # fixed ranges: update() never touches the axes
+        xmax = int(info["total"])
         span = dict(range=[0.3, xmax + 0.7], dtick=4 if xmax > 12 else 2)
         axes.update({f"xaxis{top}": span, f"xaxis{bottom}": dict(title_text="tokens bought", **span),
-                     f"yaxis{top}": dict(range=[0, 17.5], dtick=2),
+                     f"yaxis{top}": dict(range=[0, 17.5], dtick=4, minor=dict(dtick=2, showgrid=True)),
                      f"yaxis{bottom}": dict(rangemode="tozero")})
     # Legend keys (grey, no data): one entry per kind of curve; clicking one toggles all four.
     for name, group, style in (
@@ -195,7 +196,11 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 520) -
     title = f"Resource market · round {g.round}, phase {g.phase} ({g.phase_name}), step {g.step}"
     if prow is not None:
         title += f" · {player} has {money} Elektro"
-    base_layout(fig, title, height=height, hovermode="closest",
-                legend=dict(orientation="h", x=0, y=-0.16, xanchor="left", yanchor="top"))
-    fig.update_layout(margin=dict(l=60, r=20, t=90, b=90))
+    # Nothing is written over the curves: the market's numbers are in the column titles (up to four
+    # lines, so the title sits at the very top); under the x axes the legend, then the player's notes.
+    margin = dict(l=60, r=20, t=145, b=140)
+    base_layout(fig, title, height=height, hovermode="closest", legend=dict(
+        orientation="h", x=0, xanchor="left", y=-LEGEND_PX / max(1, height - margin["t"] - margin["b"]),
+        yanchor="top"))
+    fig.update_layout(margin=margin, title=dict(yref="container", y=0.985, yanchor="top"))
     return fig
