@@ -26,8 +26,10 @@ class Edition:
 
     name = ""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: dict[str, Any] | None = None) -> None:
         self.tables: dict[str, Any] = _tables()[self.name]
+        if rules:
+            self.tables = {**self.tables, **check_rules(rules, self.tables)}
 
     def _by_players(self, key: str, players: int) -> Any:
         return self.tables[key][str(players)]
@@ -168,8 +170,79 @@ class Recharged(Edition):
 EDITIONS: dict[str, type[Edition]] = {"original": Original, "recharged": Recharged}
 
 
-def get_edition(name: str) -> Edition:
+def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
+    """The edition's rule object, with ``rules`` overriding its tables (for what-if sweeps)."""
     try:
-        return EDITIONS[name]()
+        cls = EDITIONS[name]
     except KeyError:
         raise ValueError(f"unknown edition {name!r}; choose 'original' or 'recharged'") from None
+    return cls(rules)
+
+
+PLAYER_COUNTS = ("2", "3", "4", "5", "6")
+RULE_PARAMETERS: dict[str, str] = {
+    "starting_money": "an int: Elektro each player starts with (R5)",
+    "payment": "a list of ints: income for 0, 1, 2, ... cities powered (R110); the last value repeats",
+    "refill": "{players: {step: [coal, oil, garbage, uranium]}} (R108); partial dicts allowed",
+    "initial_market": "{resource: tokens on the market at set-up} (R112-R114)",
+    "build_prices": "[first, second, third house] (R56)",
+    "step2_cities": "an int, or {players: int}: cities that start Step 2 (R89)",
+    "end_cities": "an int, or {players: int}: cities that end the game (R96)",
+    "plant_limit": "an int, or {players: int}: plants a player may own (R36)",
+    "max_cities": "an int: houses per player (R67)",
+}
+
+
+def _ints(v: Any, n: int | None, what: str) -> list[int]:
+    if not isinstance(v, list | tuple) or (n is not None and len(v) != n) or not v \
+            or any(type(x) is not int or x < 0 for x in v):
+        size = f"{n} " if n else ""
+        raise ValueError(f"rules[{what!r}] must be a list of {size}non-negative ints, not {v!r}")
+    return list(v)
+
+
+def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    """Validate rule overrides and return them merged into the shape of ``base``."""
+    if not isinstance(rules, dict):
+        raise ValueError("rules must be a dict; parameters: " + "; ".join(RULE_PARAMETERS))
+    unknown = set(rules) - set(RULE_PARAMETERS)
+    if unknown:
+        known = "; ".join(f"{k}: {v}" for k, v in RULE_PARAMETERS.items())
+        raise ValueError(f"unknown rule parameter(s) {sorted(unknown)}; known: {known}")
+    out: dict[str, Any] = {}
+    for key, v in rules.items():
+        if key in ("starting_money", "max_cities"):
+            out[key] = _ints([v], 1, key)[0]
+        elif key == "payment":
+            out[key] = _ints(v, None, key)
+        elif key == "build_prices":
+            out[key] = _ints(v, 3, key)
+        elif key == "initial_market":
+            if not isinstance(v, dict) or set(v) - set(base[key]):
+                raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")
+            caps = {"coal": 24, "oil": 24, "garbage": 24, "uranium": 12}
+            merged = {**base[key], **v}
+            for r, n in merged.items():
+                if type(n) is not int or not 0 <= n <= caps[r]:
+                    raise ValueError(f"rules['initial_market'][{r!r}] must be 0 to {caps[r]}, not {n!r}")
+            out[key] = merged
+        elif key == "refill":
+            if not isinstance(v, dict):
+                raise ValueError("rules['refill'] must be {players: {step: [c, o, g, u]}}")
+            merged = {p: dict(steps) for p, steps in base[key].items()}
+            for p, steps in v.items():
+                if str(p) not in PLAYER_COUNTS or not isinstance(steps, dict):
+                    raise ValueError(f"rules['refill'] keys are player counts 2-6, not {p!r}")
+                for st, amounts in steps.items():
+                    if str(st) not in ("1", "2", "3"):
+                        raise ValueError(f"rules['refill'][{p!r}] keys are steps 1-3, not {st!r}")
+                    merged[str(p)][str(st)] = _ints(amounts, 4, f"refill {p} {st}")
+            out[key] = merged
+        else:  # per player count
+            if type(v) is int:
+                v = dict.fromkeys(PLAYER_COUNTS, v)
+            if not isinstance(v, dict) or any(str(p) not in PLAYER_COUNTS or type(x) is not int or x < 1
+                                              for p, x in v.items()):
+                raise ValueError(f"rules[{key!r}] must be an int or {{players: int}}, not {v!r}")
+            out[key] = {**base[key], **{str(p): x for p, x in v.items()}}
+    return out

@@ -151,9 +151,9 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         raw_map = cfg.get("map", (str, dict))
         game_map: GameMap = load_map(raw_map, edition)
         from .editions import get_edition
-        k = get_edition(edition).regions(len(names))
-        regions = game_map.validate_regions(cfg.get("regions", list), k)
         options = check_options(cfg.get("options", dict, {}))
+        k = get_edition(edition, options["rules"]).regions(len(names))
+        regions = game_map.validate_regions(cfg.get("regions", list), k)
     except (MapError, ValueError) as e:
         if isinstance(e, SaveFileError):
             raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from typing import Any
@@ -23,6 +24,7 @@ OPTIONS: dict[str, tuple[Any, str]] = {
     "trust": (None, "O22: 2-player Recharged against the Trust; default on for 2p Recharged"),
     "trust_policy": ("default", "O22: the Trust's behaviour, a name or a TrustPolicy object"),
     "starting_cities": (False, "R134-R136 / O23: the default-starting-cities variant"),
+    "rules": (None, "what-if: overrides of the edition's tables, see editions.RULE_PARAMETERS"),
 }
 
 
@@ -37,6 +39,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("option bidding must be 'seat' or 'order' (O3)")
     if out["discount_test"] not in ("first", "every"):
         raise ValueError("option discount_test must be 'first' or 'every' (O7)")
+    if out["rules"] is not None:  # as JSON would store it (string keys), so saves compare equal
+        out["rules"] = json.loads(json.dumps(out["rules"]))
     return out
 
 
@@ -59,7 +63,7 @@ def player_names(players: int | list[str] | tuple[str, ...]) -> list[str]:
 
 def make_context(names: list[str], game_map: GameMap, edition_name: str,
                  regions: tuple[str, ...], seed: int, options: dict[str, Any]) -> Context:
-    edition = get_edition(edition_name)
+    edition = get_edition(edition_name, options["rules"])
     trust = options["trust"]
     if trust is None:
         trust = edition.name == "recharged" and len(names) == 2
@@ -96,7 +100,7 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     if seed is None:
         seed = secrets.randbits(32)
     rng = random.Random(seed)
-    ed = get_edition(edition)
+    ed = get_edition(edition, opts["rules"])
     k = ed.regions(len(names))
     chosen = game_map.choose_regions(k, rng) if regions is None else \
         game_map.validate_regions(regions, k)

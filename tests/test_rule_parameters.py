@@ -1,0 +1,65 @@
+"""What-if rule parameters: the edition's tables can be overridden per game (issue #5)."""
+
+import random
+
+import pytest
+
+from powergrid_nb import Game, Power, new_game
+
+
+def test_starting_money_override() -> None:
+    g = new_game(3, seed=1, rules={"starting_money": 75})
+    assert [g.money(p) for p in g.players] == [75, 75, 75]
+
+
+def test_refill_override_changes_the_phase5_refill() -> None:
+    """R108 replaced: 4 players, Step 1 refills 0 coal, 0 oil, 0 garbage and 0 uranium."""
+    g = new_game(4, seed=2, rules={"refill": {"4": {"1": [0, 0, 0, 0]}}})
+    rng = random.Random(2)
+    while not any(e.kind == "refill" for e in g.history):
+        g.apply(rng.choice(g.legal_actions()))
+    assert [e.amount for e in g.history if e.kind == "refill"] == [0, 0, 0, 0]
+
+
+def test_end_threshold_override_ends_the_game_sooner() -> None:
+    """R96 with end_cities=3: the game ends after the phase 4 in which someone has 3 cities."""
+    g = new_game(3, seed=3, rules={"end_cities": 3})
+    rng = random.Random(3)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+    assert max(len(g.cities_of(p)) for p in g.players) >= 3
+    assert g.history[-1].kind == "game_over"
+
+
+def test_payment_override_pays_the_new_table() -> None:
+    """R110 replaced: powering nothing pays the first entry of the new table."""
+    d = new_game(3, seed=4, rules={"payment": [7, 9, 11]}).to_dict()
+    st = d["state"]
+    st.update(round=2, phase=5)
+    for k in ("to_act", "auction_round"):
+        st.pop(k, None)
+    g = Game.from_dict(d)
+    p = g.current_player
+    before = g.money(p)
+    g.apply(Power(p, []))
+    assert g.money(p) - before == 7
+
+
+def test_rules_survive_save_and_load(tmp_path) -> None:
+    g = new_game(4, seed=5, rules={"refill": {4: {1: [1, 1, 1, 1]}}, "step2_cities": 5})
+    g.save(tmp_path / "g.json")
+    from powergrid_nb import load
+
+    h = load(tmp_path / "g.json")
+    assert h.to_dict() == g.to_dict()
+    assert h.ctx.step2_cities == 5 and h.ctx.edition.refill(4, 1) == [1, 1, 1, 1]
+
+
+BAD = [{"unknown": 1}, {"payment": [1, -2]}, {"refill": {"7": {"1": [1, 1, 1, 1]}}},
+       {"initial_market": {"coal": 30}}, {"end_cities": 0}, {"build_prices": [1]}]
+
+
+@pytest.mark.parametrize("rules", BAD)
+def test_bad_rule_parameters_are_rejected_with_a_message(rules) -> None:
+    with pytest.raises(ValueError, match="rule|rules"):
+        new_game(4, seed=1, rules=rules)
