@@ -1,0 +1,316 @@
+"""The exact build planner (issue #5): the cheapest way to add given cities this turn, or k cities.
+
+What the engine charges
+-----------------------
+Cities are priced one at a time (R54): slot price (R56) + the cheapest link cost from the network
+built so far (R60), where cities added earlier in the turn already count (R63) but links paid
+earlier do not (R62: every use is paid again; a city passed through without a house is not part
+of the network, R61). So for targets ``T`` added in the order ``c1, ..., ck``
+
+    total = sum(slot(c)) + sum(d(S_{i-1}, c_i)),   S_0 = network, S_i = S_{i-1} + {c_i},
+
+with ``d`` the cheapest play-area path cost (R61). The slot prices do not depend on the order: the
+player adds one house per city, nobody else builds in between and the step never changes inside
+phase 4 (R89 is checked when phase 5 starts; a Step 3 card drawn during building takes effect
+in phase 5, R91).
+
+Exactness argument (why this is NOT a Steiner tree problem)
+-----------------------------------------------------------
+Contract the network into one root vertex ``r`` and give the complete graph on ``{r} + T`` the
+weights ``w(r, t) = d(network, t)`` and ``w(t, u) = d(t, u)`` (the metric closure).
+
+* Any order costs at least the minimum spanning tree (MST) of that graph: join every ``c_i`` to the
+  element of ``S_{i-1}`` its connection was measured from (``r`` for a network city); every
+  vertex but ``r`` gets exactly one earlier parent, so these edges are a spanning tree, and the
+  connection costs are exactly its weight.
+* Prim's algorithm from ``r`` reaches the MST weight, and Prim's order is a build order whose
+  connection costs are exactly Prim's edges (the next city is the one cheapest to connect).
+
+Hence the optimum over orders is ``sum(slot) + MST``, found in O(k^2) with Prim, and the Prim order
+realises it (checked against ``price_plan`` on every call). A Steiner tree can be cheaper than the
+MST (a fork at a city without a house), but the engine cannot realise it: under R62 the shared
+trunk to a fork is paid once per city that uses it. So the Dreyfus-Wagner Steiner programme would
+give a wrong (too low) price; ``tests/test_planner.py`` shows a Germany position where that
+happens. A player without a network pays 10 for a first house (R59, an empty city, a marked one
+under R135) and no links; the MST does not depend on its root, so any target that may take the
+first house serves as the root.
+
+Choosing the cities (``cheapest_k``) is a node-weighted k-MST problem (NP-hard in general). It is
+solved exactly by branch and bound over Prim sequences: at every node the candidates still
+allowed are sorted by their connection cost from the current tree, and a child may only use
+cities after the one it adds. Every set is reached along its own Prim order, so nothing is
+missed; a branch is cut when its cost plus, for each city still needed, the smallest
+``slot + min(connection from the tree, distance to the nearest other candidate)`` among the
+cities still allowed (a valid lower bound of what each later city pays) reaches the best total
+found (the engine-greedy solution to start with).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from . import building
+from .maps import UNREACHABLE
+from .network import PlanStep, price_plan
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Plan", "cheapest_k", "plan_targets"]
+
+_INF = 1 << 60
+
+
+class Plan(NamedTuple):
+    """Cities to add, in the order to build them, and what apply(Build(player, *cities)) charges."""
+
+    cities: tuple[str, ...]
+    total: int              # slot prices + connection costs in this order (money is not checked)
+    steps: list[PlanStep]   # network.price_plan of ``cities`` (priced with enough money, no R64)
+
+
+class _Area:
+    """What the planner needs about the player's position: distances, legal cities, slot prices."""
+
+    def __init__(self, g: Game, player: str, only: Iterable[int] | None = None) -> None:
+        s, ctx = g.s, g.ctx
+        p = g._index(player)
+        self.g, self.player, self.p = g, player, p
+        self.cities, self.dist, self.cidx = ctx.cities, ctx.dist, ctx.cidx
+        self.room = ctx.max_cities - len(s.mine[p])  # R67
+        self.root = building.connection_costs(g, p)  # None: no network yet
+        self.expand: dict[int, int] = {}  # city index -> slot price, cities the network may reach
+        self.first: dict[int, int] = {}   # city index -> price, cities legal for a first house (R59)
+        prices = ctx.edition.tables["build_prices"]
+        for i in range(len(self.cities)) if only is None else only:
+            city = self.cities[i]
+            if self.root is not None:
+                cost = building.city_cost(g, p, city)[0]
+                if cost is not None and self.root[i] < UNREACHABLE:
+                    self.expand[i] = cost - self.root[i]
+                continue
+            if building.city_cost(g, p, city)[0] is not None:
+                self.first[i] = prices[0]
+            owners = s.houses.get(city, ())
+            # the rules city_cost applies to a player who has a network (R57, R58, R136)
+            if len(owners) < s.step and not (s.step == 1 and city in s.marked):
+                self.expand[i] = prices[len(owners)]
+
+
+def _prim(dist, root: list[int] | None, first: int | None, nodes: list[int]) -> tuple[int, list[int]]:
+    """(MST weight, Prim order) of ``nodes`` joined to the network (``root`` row) or to ``first``."""
+    if root is not None:
+        key = {n: root[n] for n in nodes}
+        order: list[int] = []
+    else:
+        assert first is not None
+        key = {n: dist[first][n] for n in nodes if n != first}
+        order = [first]
+    weight = 0
+    while key:
+        n = min(key, key=key.__getitem__)  # first of the cheapest, in target order
+        weight += key.pop(n)
+        order.append(n)
+        row = dist[n]
+        for m in key:
+            if row[m] < key[m]:
+                key[m] = row[m]
+    return weight, order
+
+
+def _plan(area: _Area, order: list[int], total: int) -> Plan:
+    g, player = area.g, area.player
+    cities = tuple(area.cities[i] for i in order)
+    h = g
+    if total > g.money(player):
+        h = g.copy()
+        h.s.money[area.p] = total
+    steps = price_plan(h, player, cities)
+    if cities and (steps[-1].total != total or any(st.rule for st in steps)):
+        raise RuntimeError(f"planner and engine disagree on {cities}: {total} vs {steps}")
+    return Plan(cities, total, steps)
+
+
+def plan_targets(g: Game, player: str, targets: Iterable[str]) -> Plan | None:
+    """The cheapest way for ``player`` to add all ``targets`` this turn, with the order to build them.
+
+    Exact: the total is the minimum over every build order of what the engine charges (see the
+    module docstring). None when the targets cannot all be added (a full or own city, outside the
+    play area, a marked city in Step 1 (R136), more houses than R67 allows, ...). Money is not
+    checked: compare ``plan.total`` with ``g.money(player)``.
+    """
+    names = list(targets)
+    cidx = g.ctx.cidx
+    if len(set(names)) != len(names) or any(c not in cidx for c in names):
+        return None
+    nodes = [cidx[c] for c in names]
+    area = _Area(g, player, nodes)
+    if len(nodes) > area.room:
+        return None
+    if not nodes:
+        return Plan((), 0, [])
+    if area.root is not None:
+        if any(n not in area.expand for n in nodes):
+            return None
+        weight, order = _prim(area.dist, area.root, None, nodes)
+    else:
+        for r in nodes:  # the first house may go in any target legal for it (the MST has no root)
+            if r in area.first and all(n in area.expand for n in nodes if n != r):
+                weight, order = _prim(area.dist, None, r, nodes)
+                break
+        else:
+            return None
+    if weight >= UNREACHABLE:
+        return None
+    slots = sum(area.expand[n] for n in order[1:]) + (
+        area.expand[order[0]] if area.root is not None else area.first[order[0]])
+    return _plan(area, order, slots + weight)
+
+
+class _Search:
+    """Branch and bound for the cheapest ``need`` more cities on top of a tree (module docstring)."""
+
+    def __init__(self, dist, cands: list[int], slot: list[int], best: int) -> None:
+        self.cands = cands
+        self.d = [[dist[a][b] for b in cands] for a in cands]  # local indices 0..m-1
+        m = len(cands)
+        self.slot = slot
+        self.nn = [min((self.d[i][j] for j in range(m) if j != i), default=UNREACHABLE) for i in range(m)]
+        self.min_slot = min(slot, default=0)
+        self.best = best          # totals must be strictly below this
+        self.best_set: list[int] | None = None
+
+    def greedy(self, ds: list[int], allowed: list[int], need: int, cost: int, chosen: list[int]) -> None:
+        """The engine-greedy completion (cheapest next city each time): a first upper bound."""
+        ds, pool, chosen = ds[:], set(allowed), chosen[:]
+        for _ in range(need):
+            if not pool:
+                return
+            x = min(pool, key=lambda y: self.slot[y] + ds[y])
+            pool.discard(x)
+            cost += self.slot[x] + ds[x]
+            chosen.append(x)
+            ds = [a if a < b else b for a, b in zip(ds, self.d[x], strict=True)]
+        if cost < self.best:
+            self.best, self.best_set = cost, chosen
+
+    def run(self, ds: list[int], allowed: list[int], need: int, cost: int, chosen: list[int]) -> None:
+        slot = self.slot
+        if need == 0:
+            if cost < self.best:
+                self.best, self.best_set = cost, chosen
+            return
+        if need == 1:
+            for x in allowed:
+                c = cost + slot[x] + ds[x]
+                if c < self.best:
+                    self.best, self.best_set = c, [*chosen, x]
+            return
+        order = sorted(allowed, key=ds.__getitem__)
+        nn = self.nn
+        lbv = [slot[y] + (ds[y] if ds[y] < nn[y] else nn[y]) for y in order]
+        more = need - 1
+        tail = [_INF] * (len(order) + 1)  # tail[i]: sum of the ``more`` smallest lbv from order[i:]
+        heap: list[int] = []
+        acc = 0
+        for i in range(len(order) - 1, -1, -1):
+            v = lbv[i]
+            if len(heap) < more:
+                heapq.heappush(heap, -v)
+                acc += v
+            elif v < -heap[0]:
+                acc += v + heapq.heapreplace(heap, -v)
+            if len(heap) == more:
+                tail[i] = acc
+        for i, x in enumerate(order):
+            if cost + self.min_slot + ds[x] + tail[i + 1] >= self.best:
+                break  # later cities connect no cheaper and leave fewer cities to choose from
+            c = cost + slot[x] + ds[x]
+            if c + tail[i + 1] >= self.best:
+                continue
+            dx = self.d[x]
+            self.run([a if a < b else b for a, b in zip(ds, dx, strict=True)], order[i + 1:], more, c,
+                     [*chosen, x])
+
+
+def _best_k(area: _Area, k: int, pool: list[int], bound: int) -> tuple[int, list[int]] | None:
+    """Exact cheapest k-set from ``pool`` with total < bound: (total, city indices) or None."""
+    if k > area.room or k > len(pool):
+        return None
+    if k == 0:
+        return (0, []) if bound > 0 else None
+    slot = [area.expand[i] if i in area.expand else area.first[i] for i in pool]
+    search = _Search(area.dist, pool, slot, bound)
+    m = len(pool)
+    if area.root is not None:
+        ds = [area.root[i] for i in pool]
+        allowed = [j for j in range(m) if pool[j] in area.expand]
+        search.greedy(ds, allowed, k, 0, [])
+        search.run(ds, allowed, k, 0, [])
+    else:
+        # each set is searched once, rooted at its first first-house city (any root gives its MST)
+        roots = [j for j in range(m) if pool[j] in area.first]
+        plans = []
+        for j in roots:
+            allowed = [y for y in range(m) if pool[y] in area.expand and y != j
+                       and not (pool[y] in area.first and y < j)]
+            plans.append((j, allowed))
+            search.greedy(search.d[j], allowed, k - 1, area.first[pool[j]], [j])
+        for j, allowed in plans:
+            if area.first[pool[j]] + (k - 1) * search.min_slot >= search.best:
+                continue
+            search.run(search.d[j], allowed, k - 1, area.first[pool[j]], [j])
+    if search.best_set is None or search.best >= UNREACHABLE:
+        return None
+    return search.best, [pool[j] for j in search.best_set]
+
+
+def cheapest_k(g: Game, player: str, k: int | None = None, budget: int | None = None,
+               candidates: Iterable[str] | None = None) -> Plan | None:
+    """The cheapest cities for ``player`` to add this turn, as a :class:`Plan` (exact).
+
+    * ``k`` only: the cheapest set of exactly ``k`` new cities; None if ``k`` cities cannot be added.
+    * ``budget`` only: the most cities whose total is at most ``budget``, the cheapest such set
+      (an empty plan if not even one city fits).
+    * both: as with ``budget``, but at most ``k`` cities.
+
+    ``candidates`` restricts the choice to these cities (default: every city the player may add;
+    names outside the play area or not legal for the player are ignored).
+    The result is exact over the candidates, not a heuristic: a branch and bound over build orders
+    (module docstring). Its time grows with k and the number of candidates; the Germany benchmark
+    (benchmarks/planner.py, all 42 cities) measures it for k <= 6.
+    """
+    if k is None and budget is None:
+        raise ValueError("give k, budget or both")
+    if k is not None and k < 0:
+        raise ValueError(f"k must be >= 0, not {k}")
+    area = _Area(g, player)
+    legal = set(area.expand) | set(area.first)
+    if candidates is not None:
+        wanted = {area.cidx[c] for c in candidates if c in area.cidx}
+        legal &= wanted
+    pool = sorted(legal)
+    if budget is None:
+        assert k is not None
+        found = _best_k(area, k, pool, UNREACHABLE)
+        if found is None:
+            return None
+        return _as_plan(g, player, area, found)
+    best: tuple[int, list[int]] = (0, [])
+    top = min(area.room, len(pool)) if k is None else min(k, area.room, len(pool))
+    for n in range(1, top + 1):  # the optimum grows with n (drop the last city of a Prim order)
+        found = _best_k(area, n, pool, budget + 1)
+        if found is None:
+            break
+        best = found
+    return _as_plan(g, player, area, best)
+
+
+def _as_plan(g: Game, player: str, area: _Area, found: tuple[int, list[int]]) -> Plan:
+    total, chosen = found
+    plan = plan_targets(g, player, [area.cities[i] for i in chosen])
+    if plan is None or plan.total != total:
+        raise RuntimeError(f"cheapest_k found {chosen} at {total} but plan_targets says {plan}")
+    return plan
