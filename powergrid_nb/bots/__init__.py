@@ -1,5 +1,9 @@
 """Bots: players that choose a legal action, for empty seats, tournaments and simulations."""
 
 from .base import BOTS, Bot, RandomBot, make_bot, play
+from .heuristic import HeuristicBot
+from .search import SearchBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play"]
+BOTS.update({"heuristic": HeuristicBot, "search": SearchBot})
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "play"]

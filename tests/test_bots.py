@@ -1,0 +1,346 @@
+"""HeuristicBot and SearchBot (issue #5): never an illegal move, reproducible, fair, sensible play.
+
+The long property run (thousands of games) and the measured strength bars are in benchmarks/bots.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from powergrid_nb import Bid, Build, Discard, Done, Open, Power, new_game
+from powergrid_nb.bots.base import Bot, RandomBot, play
+from powergrid_nb.bots.heuristic import HeuristicBot, fuel_plan
+from powergrid_nb.bots.search import SearchBot
+from powergrid_nb.planner import cheapest_k
+from powergrid_nb.resources import buy_cost
+from powergrid_nb.tournaments import tournament
+
+EDITIONS = ("original", "recharged")
+MAPS = ("germany", "usa")
+CONFIGS = [(e, m, n) for e in EDITIONS for m in MAPS for n in range(2, 7)]
+
+
+def play_checked(g, bots: list[Bot], limit: int = 20_000) -> int:
+    """Play to the end asserting every decision is one of ``legal_actions()``; returns decisions."""
+    seats = dict(zip(g.players, bots, strict=True))
+    n = 0
+    while not g.is_over:
+        a = seats[g.current_player].act(g)
+        assert a in g.legal_actions(), f"{a} is not legal in {g!r}"
+        g.apply(a)
+        n += 1
+        assert n < limit, f"no end after {limit} decisions: {g!r}"
+    return n
+
+
+def at(players: int = 4, rnd: int = 2, phase: int = 3, seed: int = 5, **kw):
+    """A heuristic self-play game stopped at the first decision of ``phase`` in round ``rnd``."""
+    g = new_game(players, seed=seed, **kw)
+    play(g, [HeuristicBot(i) for i in range(players)], until=lambda h: h.round == rnd and h.phase == phase)
+    assert not g.is_over and g.phase == phase
+    return g
+
+
+def poke(g, name: str, plants=None, tokens=None, money=None, cities=None) -> int:
+    """Set one player's plants, tokens, money and cities (moving their houses); returns the index."""
+    s, p = g.s, g.ctx.index[name]
+    if plants is not None:
+        s.plants[p] = list(plants)
+    if tokens is not None:
+        s.tokens[p] = list(tokens)
+    if money is not None:
+        s.money[p] = money
+    if cities is not None:
+        for c in s.mine[p]:
+            s.houses[c].remove(p)
+            if not s.houses[c]:
+                del s.houses[c]
+        for c in cities:
+            s.houses.setdefault(c, []).append(p)
+        s.mine[p] = list(cities)
+    g._conn.clear()
+    g._legal = None
+    return p
+
+
+def clear_board(g) -> None:
+    for name in g.players:
+        poke(g, name, cities=[])
+
+
+def turn(g, bot: Bot, name: str) -> list:
+    """Let ``bot`` play ``name``'s decisions until someone else is to act; the actions."""
+    out = []
+    while not g.is_over and g.current_player == name:
+        a = bot.act(g)
+        assert a in g.legal_actions()
+        g.apply(a)
+        out.append(a)
+    return out
+
+
+# --- never illegal -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("edition", "map_", "players"), CONFIGS)
+def test_heuristic_never_illegal(edition, map_, players):
+    """Self-play, and a game with start cities against random bots, in every edition, map, player count."""
+    seed = 100 * players + len(edition) + len(map_)
+    g = new_game(players, map=map_, edition=edition, seed=seed)
+    play_checked(g, [HeuristicBot(seed + i) for i in range(players)])
+    assert g.is_over and g.winners
+    g = new_game(players, map=map_, edition=edition, seed=seed + 1, starting_cities=True)
+    play_checked(g, [HeuristicBot(i) if i % 2 == 0 else RandomBot(i) for i in range(players)])
+    assert g.is_over
+
+
+@pytest.mark.provisional
+@pytest.mark.parametrize("map_", MAPS)
+def test_heuristic_trust_game_never_illegal(map_):
+    """R128-R133: the 2-player Recharged game against the Trust."""
+    g = new_game(2, map=map_, edition="recharged", seed=7)
+    assert g.trust == "Trust"
+    play_checked(g, [HeuristicBot(1), HeuristicBot(2)])
+    assert g.is_over and set(g.winners) <= {"Ada", "Bo"}
+
+
+@pytest.mark.parametrize(("edition", "map_", "players"), [
+    ("recharged", "germany", 3), ("recharged", "usa", 5), ("original", "usa", 4)])
+def test_heuristic_starting_cities_never_illegal(edition, map_, players):
+    """R134-R136: marks start cities, founds its network in one of them."""
+    g = new_game(players, map=map_, edition=edition, seed=11, starting_cities=True)
+    assert g.phase == 0
+    play_checked(g, [HeuristicBot(i) for i in range(players)])
+    marked = set(g.s.marked)
+    assert len(marked) == players
+    assert all(g.cities_of(n)[0] in marked for n in g.players if g.cities_of(n))
+
+
+@pytest.mark.parametrize(("players", "edition", "map_", "options"), [
+    (3, "original", "germany", {}),
+    (2, "recharged", "usa", {}),  # with the Trust
+    (4, "recharged", "germany", {"starting_cities": True}),
+])
+def test_search_never_illegal(players, edition, map_, options):
+    g = new_game(players, map=map_, edition=edition, seed=3, **options)
+    bot = SearchBot(1, rollouts=1, horizon=1)
+    play_checked(g, [bot] + [HeuristicBot(i) for i in range(1, players)])
+    assert g.is_over and bot.searched > 0 and bot.simulations >= bot.searched
+
+
+# --- reproducible and fair -----------------------------------------------------------------------------
+
+def test_same_seed_same_game():
+    runs = []
+    for _ in range(2):
+        g = new_game(4, seed=21)
+        play(g, [HeuristicBot(1), RandomBot(2), HeuristicBot(3), RandomBot(4)])
+        runs.append(g.actions)
+    assert runs[0] == runs[1]
+
+
+def test_search_same_seed_same_game():
+    runs = []
+    for _ in range(2):
+        g = new_game(3, seed=4)
+        play(g, [SearchBot(9, rollouts=1, horizon=1), HeuristicBot(1), HeuristicBot(2)])
+        runs.append(g.actions)
+    assert runs[0] == runs[1]
+
+
+def test_heuristic_sees_only_its_view():
+    """The choice does not depend on how the hidden cards were dealt (R10/R11 deck order)."""
+    g = new_game(4, seed=8)
+    bots = [HeuristicBot(i) for i in range(4)]
+    seats = dict(zip(g.players, bots, strict=True))
+    checked = 0
+    while not g.is_over and g.round <= 6:
+        me = g.current_player
+        if len(g.actions) % 7 == 0:
+            a1 = HeuristicBot(0).choose(g.for_player(me, seed=1))
+            a2 = HeuristicBot(0).choose(g.for_player(me, seed=2))
+            assert a1 == a2
+            checked += 1
+        g.apply(seats[me].act(g))
+    assert checked > 20
+
+
+def test_heuristic_beats_random():
+    """The measured >= 90% bar is in benchmarks/bots.py; a small tournament here."""
+    r = tournament([HeuristicBot, RandomBot], 20, players=4, seed=300, progress=False)
+    assert r.summary.loc["heuristic", "win_rate"] >= 0.8
+
+
+# --- sensible play: positions --------------------------------------------------------------------------
+
+def test_heuristic_bids_within_its_limits():
+    """It opens at the minimum and never raises above what it values the plant at (no overpaying)."""
+    g = new_game(4, seed=12)
+    bots = [HeuristicBot(0), RandomBot(1), RandomBot(2), HeuristicBot(3)]
+    seats = dict(zip(g.players, bots, strict=True))
+    bids = 0
+    while not g.is_over:
+        me = g.current_player
+        bot = seats[me]
+        if not isinstance(bot, HeuristicBot):
+            g.apply(bot.act(g))
+            continue
+        view = g.for_player(me, seed=0)
+        a = bot.choose(view)
+        if isinstance(a, Open):
+            assert a.bid == g.min_bid(a.plant)
+        if isinstance(a, Bid):
+            assert a.amount <= HeuristicBot().limits(view, g.ctx.index[me])[g.s.auction[0]]
+            bids += 1
+        g.apply(a)
+    assert bids > 0
+
+
+def test_fuel_for_the_cities_it_will_have():
+    """Buys what its plants need for min(cities after building, capacity), money for building kept."""
+    g = at(phase=3)
+    me = g.current_player
+    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    n = g.s.res[0]
+    poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=200, cities=free[:1])
+    turn(g, HeuristicBot(), me)
+    assert g.tokens_of(me) == {"coal": 5, "oil": 0, "garbage": 0, "uranium": 0}  # 4 and 8 for 3 cities
+    assert g.money(me) == 200 - buy_cost(0, n, 5)
+
+
+def test_fuel_poor_player_powers_what_it_has():
+    g = at(phase=3)
+    me = g.current_player
+    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=12, cities=free[:1])
+    turn(g, HeuristicBot(), me)
+    assert g.tokens_of(me)["coal"] == 2  # plant 4 for its single city: the cheapest run
+
+
+def test_fuel_hybrid_takes_the_cheaper_type():
+    g = at(phase=3)
+    me = g.current_player
+    g.s.res[0], g.s.res[1] = 3, 18  # coal at 8, oil at 3
+    plan = fuel_plan(g, [5], [0, 0, 0, 0], 1)
+    assert plan == (6, (0, 2, 0, 0))
+    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    poke(g, me, plants=[5], tokens=[0, 0, 0, 0], money=50, cities=free[:1])
+    turn(g, HeuristicBot(), me)
+    assert g.tokens_of(me) == {"coal": 0, "oil": 2, "garbage": 0, "uranium": 0}
+
+
+def test_build_the_cheapest_cities_it_can_power():
+    g = at(phase=4)
+    me = g.current_player
+    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
+    poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=[home])
+    plan = cheapest_k(g, me, 2, 200)
+    acts = turn(g, HeuristicBot(), me)
+    assert acts == [Build(me, c) for c in plan.cities] + [Done(me)]
+    assert g.money(me) == 200 - plan.total
+    assert len(g.cities_of(me)) == 3  # plant 15 powers 3
+
+
+def test_build_nothing_it_cannot_power():
+    g = at(phase=4)
+    me = g.current_player
+    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
+    poke(g, me, plants=[15], tokens=[0, 0, 0, 0], money=200, cities=[home])
+    assert turn(g, HeuristicBot(), me) == [Done(me)]
+
+
+def test_power_the_run_that_earns_most():
+    g = at(phase=5)
+    me = g.current_player
+    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    poke(g, me, plants=[4, 8], tokens=[5, 0, 0, 0], cities=free[:3])
+    assert HeuristicBot().act(g) == Power(me, (4, 8))
+    poke(g, me, cities=free[:1])
+    assert HeuristicBot().act(g) == Power(me, (4,))  # one city: the run burning the least
+
+
+def test_discard_keeps_the_best_plants():
+    """R36: over the limit it boxes the plant whose loss costs least."""
+    g = at(phase=2)
+    me = g.current_player
+    p = poke(g, me, plants=[4, 8, 10, 25], tokens=[2, 0, 0, 0])
+    g.s.discard, g._legal = p, None
+    a = HeuristicBot().act(g)
+    assert isinstance(a, Discard) and a.plant == 4 and a.keep == (2, 0, 0, 0)
+
+
+@pytest.mark.parametrize(("rival_money", "built"), [(0, 2), (500, 1)])
+def test_end_the_game_only_when_winning(rival_money, built):
+    """R96/R100: it ends the game (6 cities here) when it wins the tie on money, otherwise stops short."""
+    g = at(phase=4, rules={"end_cities": 6})
+    me = g.current_player
+    rival = next(n for n in g.players if n != me)
+    clear_board(g)
+    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    for n in g.players:
+        poke(g, n, plants=[], tokens=[0, 0, 0, 0], money=0)
+    poke(g, me, plants=[27, 18], money=100, cities=free[:4])  # two eco plants power 5
+    poke(g, rival, plants=[13, 33], money=rival_money, cities=free[10:15])  # powers its 5
+    acts = turn(g, HeuristicBot(), me)
+    assert sum(isinstance(a, Build) for a in acts) == built
+    if built == 2:
+        play(g, [HeuristicBot(i) for i in range(4)])
+        assert g.is_over and g.winner == me
+
+
+# --- SearchBot plumbing --------------------------------------------------------------------------------
+
+class _Scripted(SearchBot):
+    """Scores candidate lines from a table instead of playing them out."""
+
+    def __init__(self, values):
+        super().__init__(0, rollouts=3)
+        self.values = values
+
+    def rollout(self, h, me, line):
+        self.simulations += 1
+        return self.values(line)
+
+
+def test_search_takes_the_best_scored_line():
+    g = at(phase=2)
+    me = g.current_player
+    lines = SearchBot(0).auction_lines(g, g.ctx.index[me])
+    opens = [line[0] for line in lines if isinstance(line[0], Open)]
+    assert len(lines) > 2 and opens
+    target = max(opens, key=lambda a: a.plant)
+    bot = _Scripted(lambda line: 1.0 if line[0] == target else 0.5)
+    assert bot.choose(g.for_player(me, 1)) == target
+    assert bot.simulations == 3 * len(lines) and bot.searched == 1
+
+
+def test_search_build_plan_is_followed_city_by_city():
+    g = at(phase=4)
+    me = g.current_player
+    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
+    poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=[home])
+    bot = _Scripted(lambda line: float(sum(len(a.cities) for a in line if isinstance(a, Build)) == 3))
+    acts = turn(g, bot, me)
+    assert [type(a) for a in acts] == [Build, Build, Build, Done]
+    assert bot.searched == 1
+
+
+def test_search_think_time_plays_at_least_one_rollout_per_line():
+    g = at(phase=2)
+    me = g.current_player
+    bot = SearchBot(0, think_time=0.0, horizon=1)
+    lines = bot.auction_lines(g.for_player(me, 0), g.ctx.index[me])
+    a = bot.choose(g.for_player(me, 0))
+    assert a in g.legal_actions()
+    assert bot.simulations == (len(lines) if len(lines) > 1 else 0)
+
+
+def test_greedy_estimate_prices_like_the_engine():
+    """The fast estimate used for reserves charges what apply() would, city by city (R56-R61)."""
+    from powergrid_nb.bots.heuristic import greedy_cities
+    g = at(phase=4, seed=9)
+    for me in g.players:
+        poke(g, me, money=500)
+        cities, total = greedy_cities(g, g.ctx.index[me], 3, None)
+        steps = g.plan_build(me, cities)
+        assert len(cities) == 3 and not any(st.rule for st in steps)
+        assert steps[-1].total == total
