@@ -299,12 +299,12 @@ def test_any_single_edit_loads_consistently_or_raises_save_file_error(params, cu
 def test_no_pickle_anywhere_in_the_package():
     """Saves and maps are JSON only: no engine module imports pickle, shelve, marshal or dill.
 
-    (simulate.py alone ships jobs to worker processes, as multiprocessing and Dask do; nothing it
+    (simulation.py alone ships jobs to worker processes, as multiprocessing and Dask do; nothing it
     pickles is ever written to or read from a file.)"""
     root = Path(powergrid_nb.__file__).parent
     bad = re.compile(r"^\s*(import|from)\s+(c?pickle|shelve|marshal|dill|joblib)\b", re.M)
     hits = [str(p.relative_to(root)) for p in root.rglob("*.py") if bad.search(p.read_text(encoding="utf-8"))]
-    assert hits in ([], ["simulate.py"])
+    assert hits in ([], ["simulation.py"])
 
 
 def _hand_written(phase: int) -> dict:
