@@ -11,6 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Bid, Build, Discard, Done, MarkCity, Open, Pass, Power
+from ..planner import cheapest_k
 from ..plants import PLANTS, best_run, capacities, fits, needs, production, run_cost
 from ..resources import buy_cost, depot_price, held_total, next_price, supply
 from ..steps import current_market
@@ -19,10 +20,6 @@ from .base import Bot
 if TYPE_CHECKING:
     from ..game import Game
 
-try:  # the exact build planner (powergrid_nb.planner); a greedy fallback until it is importable
-    from ..planner import cheapest_k as _cheapest_k
-except ImportError:  # pragma: no cover - only while the planner is missing
-    _cheapest_k = None
 
 FALLBACK = (9, 9, 9, 17)  # price assumed for a type the market cannot supply now
 BIG = 10**6
@@ -357,9 +354,9 @@ class HeuristicBot(Bot):
         k = self.build_count(g, p)
         if k <= 0:
             return []
-        if _cheapest_k is None or (k == 1 and not s.mine[p]):
+        if k == 1 and not s.mine[p]:
             return greedy_cities(g, p, k, s.money[p])[0]  # a lone first house: where growth is cheapest
-        plan = _cheapest_k(g, g.ctx.names[p], k, s.money[p])
+        plan = cheapest_k(g, g.ctx.names[p], k, s.money[p])
         return [] if plan is None else list(plan.cities)
 
     def build(self, g: Game, p: int) -> Action:
