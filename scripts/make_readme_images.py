@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
 import sys
 import time
 from pathlib import Path
@@ -23,7 +22,8 @@ import plotly.graph_objects as go
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, installed or not
 
-from powergrid_nb import Action, Game, new_game  # noqa: E402
+from powergrid_nb import Game, new_game  # noqa: E402
+from powergrid_nb.bots import BuilderBot  # noqa: E402
 
 WIDTH = 1100
 IMAGES = {  # file name -> (views module, builder, height in px)
@@ -33,36 +33,10 @@ IMAGES = {  # file name -> (views module, builder, height in px)
 DASHBOARD = {"dashboard.png": ("dashboard", "dashboard", 1000)}
 
 
-def pick(g: Game, rng: random.Random) -> Action:
-    """A seeded random player that prefers building and keeps its plants fuelled (legal actions only)."""
-    by: dict[str, list[Action]] = {}
-    for a in g.legal_actions():
-        by.setdefault(type(a).__name__, []).append(a)
-    p = g.current_player
-    if "Build" in by and rng.random() < 0.9:
-        return rng.choice(by["Build"])
-    if "BuyResources" in by:
-        if sum(g.tokens_of(p).values()) < 2 * len(g.plants_of(p)) and rng.random() < 0.9:
-            return rng.choice(by["BuyResources"])
-        return by["Done"][0]
-    if "Open" in by:
-        if "Pass" in by and len(g.plants_of(p)) >= 2 and rng.random() < 0.3:
-            return by["Pass"][0]
-        plant = rng.choice(by["Open"]).plant
-        return min((a for a in by["Open"] if a.plant == plant), key=lambda a: a.bid)
-    if "Bid" in by and rng.random() < 0.3:
-        return min(by["Bid"], key=lambda a: a.amount)
-    if "Power" in by:
-        return max(by["Power"], key=lambda a: len(a.plants))
-    if "Pass" in by:
-        return by["Pass"][0]
-    return rng.choice([a for acts in by.values() for a in acts])
-
-
 def mid_game(seed: int) -> Game:
     """4 players, USA, Recharged: the building phase two rounds after Step 2 began."""
     g = new_game(4, map="usa", edition="recharged", seed=seed)
-    rng = random.Random(seed)
+    bot = BuilderBot(seed)  # its rng is random.Random(seed), as before
     start = None
     for _ in range(10_000):
         if g.is_over:
@@ -71,7 +45,7 @@ def mid_game(seed: int) -> Game:
             start = g.round
         if start is not None and g.round >= start + 2 and g.phase_name == "building":
             return g
-        g.apply(pick(g, rng))
+        g.apply(bot.choose(g))
     raise SystemExit(f"seed {seed} did not reach a mid-game position; try another --seed")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,8 @@ from typing import Any
 import plotly.graph_objects as go
 import pytest
 
-from powergrid_nb import Action, Game, new_game
+from powergrid_nb import Game, new_game
+from powergrid_nb.bots import BuilderBot
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "views"
@@ -71,40 +71,12 @@ def as_figure(obj: Any) -> go.Figure:
 
 # ---------------------------------------------------------------------------------------------- game states
 
-def pick(g: Game, rng: random.Random) -> Action:
-    """A seeded, mildly sensible random player: builds and fuels its plants, so a game reaches Step 2
-    with a spread of cities (a uniform-random player hardly builds). Only legal actions are chosen."""
-    acts = g.legal_actions()
-    by: dict[str, list[Action]] = {}
-    for a in acts:
-        by.setdefault(type(a).__name__, []).append(a)
-    p = g.current_player
-    if "Build" in by and rng.random() < 0.9:
-        return rng.choice(by["Build"])
-    if "BuyResources" in by:
-        if sum(g.tokens_of(p).values()) < 2 * len(g.plants_of(p)) and rng.random() < 0.9:
-            return rng.choice(by["BuyResources"])
-        return by["Done"][0]
-    if "Open" in by:
-        if "Pass" in by and len(g.plants_of(p)) >= 2 and rng.random() < 0.3:
-            return by["Pass"][0]
-        plant = rng.choice(by["Open"]).plant
-        return min((a for a in by["Open"] if a.plant == plant), key=lambda a: a.bid)
-    if "Bid" in by and rng.random() < 0.3:
-        return min(by["Bid"], key=lambda a: a.amount)
-    if "Power" in by:
-        return max(by["Power"], key=lambda a: len(a.plants))
-    if "Pass" in by:
-        return by["Pass"][0]
-    return rng.choice(acts)
-
-
 def play_until(g: Game, seed: int, done: Callable[[Game], bool], limit: int = 5000) -> Game:
-    rng = random.Random(seed)
+    bot = BuilderBot(seed)  # its rng is random.Random(seed), as before
     for _ in range(limit):
         if g.is_over or done(g):
             return g
-        g.apply(pick(g, rng))
+        g.apply(bot.choose(g))
     raise AssertionError(f"seeded game {seed} did not reach the wanted position in {limit} actions")
 
 

@@ -41,3 +41,16 @@ def test_make_bot_names_and_errors() -> None:
     assert make_bot(bot) is bot
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
+
+
+def test_builder_bot_plays_legal_moves_and_grows_a_network() -> None:
+    from powergrid_nb.bots import BuilderBot
+
+    g = new_game(4, map="usa", edition="recharged", seed=4)
+    bots = [BuilderBot(i) for i in range(4)]
+    while not g.is_over:
+        bot = bots[g.players.index(g.current_player)]
+        action = bot.act(g)
+        assert action in g.legal_actions()
+        g.apply(action)
+    assert max(len(g.cities_of(p)) for p in g.players) >= g.ctx.end_cities  # it builds to the end

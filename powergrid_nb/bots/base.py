@@ -50,7 +50,44 @@ class RandomBot(Bot):
         return self.rng.choice(game.legal_actions())
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+class BuilderBot(Bot):
+    """Random, but leaning towards growth: builds, fuels its plants, opens at the minimum bid.
+
+    Only legal actions and public facts; games reach Steps 2 and 3 with a spread of cities, which
+    makes it handy for demos and for test positions (a uniform-random player hardly builds).
+    """
+
+    name = "builder"
+    needs_view = False
+
+    def choose(self, game: Game) -> Action:
+        rng = self.rng
+        acts = game.legal_actions()
+        by: dict[str, list[Action]] = {}
+        for a in acts:
+            by.setdefault(type(a).__name__, []).append(a)
+        p = game.current_player
+        if "Build" in by and rng.random() < 0.9:
+            return rng.choice(by["Build"])
+        if "BuyResources" in by:
+            if sum(game.tokens_of(p).values()) < 2 * len(game.plants_of(p)) and rng.random() < 0.9:
+                return rng.choice(by["BuyResources"])
+            return by["Done"][0]
+        if "Open" in by:
+            if "Pass" in by and len(game.plants_of(p)) >= 2 and rng.random() < 0.3:
+                return by["Pass"][0]
+            plant = rng.choice(by["Open"]).plant  # type: ignore[attr-defined]
+            return min((a for a in by["Open"] if a.plant == plant), key=lambda a: a.bid)  # type: ignore[attr-defined]
+        if "Bid" in by and rng.random() < 0.3:
+            return min(by["Bid"], key=lambda a: a.amount)  # type: ignore[attr-defined]
+        if "Power" in by:
+            return max(by["Power"], key=lambda a: len(a.plants))  # type: ignore[attr-defined]
+        if "Pass" in by:
+            return by["Pass"][0]
+        return rng.choice(acts)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "builder": BuilderBot}
 
 
 def make_bot(spec: str | Bot, seed: int | None = None) -> Bot:
