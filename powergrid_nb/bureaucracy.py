@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action, Power
 from .errors import IllegalAction
@@ -30,8 +30,18 @@ def legal(g: Game, p: int) -> list[Action]:
     return out
 
 
-def apply(g: Game, a: Action, p: int) -> None:
-    assert isinstance(a, Power)
+class PowerOutcome(NamedTuple):
+    """What running a set of plants would do (R72-R77): cities powered, income, tokens burnt."""
+
+    plants: tuple[int, ...]
+    hybrid_coal: int
+    burn: dict[str, int]
+    powered: int
+    income: int
+
+
+def check(g: Game, a: Power, p: int) -> PowerOutcome:
+    """The outcome of a Power action; IllegalAction if it is not allowed."""
     s = g.s
     own = s.plants[p]
     for n in a.plants:
@@ -51,11 +61,20 @@ def apply(g: Game, a: Action, p: int) -> None:
         raise IllegalAction(f"the hybrids can burn {options[0]} to {options[-1]} coal, not {hc}",
                             "R46", a)
     burn = run_cost(a.plants, hc)
-    s.tokens[p] = [t - b for t, b in zip(s.tokens[p], burn, strict=True)]  # R77: to the supply
     powered = min(production(a.plants), len(s.mine[p]))  # R74
     income = g.ctx.edition.payment(powered)  # R76
-    g._log("powered", g.ctx.names[p], powered, f"runs {list(a.plants)} burning {_tokens_text(burn)}")
-    g._earn(p, income, f"powers {powered} cities")
+    return PowerOutcome(a.plants, hc, dict(zip(RESOURCES, burn, strict=True)), powered, income)
+
+
+def apply(g: Game, a: Action, p: int) -> None:
+    assert isinstance(a, Power)
+    s = g.s
+    out = check(g, a, p)
+    burn = [out.burn[r] for r in RESOURCES]
+    s.tokens[p] = [t - b for t, b in zip(s.tokens[p], burn, strict=True)]  # R77: to the supply
+    g._log("powered", g.ctx.names[p], out.powered,
+           f"runs {list(a.plants)} burning {_tokens_text(burn)}")
+    g._earn(p, out.income, f"powers {out.powered} cities")
     s.to_act.pop(0)
 
 

@@ -13,6 +13,8 @@ from .steps import current_market
 from .trust import TRUST_NAME
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import pandas as pd
 
     from .editions import Edition
@@ -254,6 +256,21 @@ class Game:
         """What ``player`` would pay to add ``city`` now (R56-R60), or None if not allowed."""
         return building.city_cost(self, self._index(player), city)[0]
 
+    def purchase_cost(self, player: str, coal: int = 0, oil: int = 0, garbage: int = 0,
+                      uranium: int = 0) -> int:
+        """What ``player`` would pay for these tokens now (R50, R126), checked as ``apply`` checks a
+        purchase: raises IllegalAction naming the rule (storage R48, supply R52, money R31)."""
+        a = BuyResources(player, coal, oil, garbage, uranium)
+        if not any(a.amounts):
+            return 0
+        return resources.check(self, a, self._index(player))[0]
+
+    def power_outcome(self, player: str, plants: Iterable[int] = (), hybrid_coal: int | None = None
+                      ) -> bureaucracy.PowerOutcome:
+        """What running ``plants`` would do for ``player`` now: tokens burnt, cities powered and income
+        (R72-R77); raises IllegalAction as ``apply`` would. ``hybrid_coal`` None: as much coal as possible."""
+        return bureaucracy.check(self, Power(player, tuple(plants), hybrid_coal), self._index(player))
+
     def plan_build(self, player: str, cities: list[str]) -> list[PlanStep]:
         """Price a build of ``cities`` in this order with the paths each city pays for (R54-R64)."""
         from .network import price_plan
@@ -338,6 +355,17 @@ class Game:
         state = "over" if self.s.over else f"{self.current_player} to act"
         return (f"<Game {self.edition} {self.ctx.map.name} {len(self.ctx.humans)}p round {self.round}"
                 f" step {self.step} phase {self.phase} ({self.phase_name}), {state}>")
+
+    def _ipython_display_(self) -> None:
+        """In a notebook a game shows itself as the table to play it on (``powergrid_nb.panels``).
+
+        As python-chess's boards render themselves, the display module loads only here, so the
+        engine itself never imports widgets or plotting.
+        """
+        from IPython.display import display
+
+        from .panels import play
+        display(play(self))
 
     # --- internals --------------------------------------------------------------------------
     def _index(self, player: str) -> int:

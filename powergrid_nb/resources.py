@@ -127,9 +127,9 @@ def legal(g: Game, p: int) -> list[Action]:
     return out
 
 
-def apply(g: Game, a: Action, p: int) -> None:
+def check(g: Game, a: BuyResources, p: int) -> tuple[int, list[int]]:
+    """The cost of a purchase and the holdings after it; IllegalAction if it is not allowed."""
     s = g.s
-    assert isinstance(a, BuyResources)
     amounts = a.amounts
     if not any(amounts):
         raise IllegalAction("buy at least one token, or end the turn with Done", "R51", a)
@@ -143,6 +143,14 @@ def apply(g: Game, a: Action, p: int) -> None:
     if cost > s.money[p]:
         raise IllegalAction(f"costs {cost} Elektro but {g.ctx.names[p]} has {s.money[p]}",
                             "R31", a)
+    return cost, after
+
+
+def apply(g: Game, a: Action, p: int) -> None:
+    s = g.s
+    assert isinstance(a, BuyResources)
+    cost, after = check(g, a, p)
+    amounts = a.amounts
     for kind, count in enumerate(amounts):
         s.res[kind] -= min(count, s.res[kind])
     s.tokens[p] = after

@@ -1,0 +1,13 @@
+"""Play Power Grid in JupyterLab (and Voila) by clicking: ipywidgets panels over the engine.
+
+>>> from powergrid_nb.panels import play
+>>> play()                                    # the new-game form  # doctest: +SKIP
+>>> play(new_game(["You", "Bo"]), bots={"Bo": "heuristic"})      # doctest: +SKIP
+
+Panels depend on the views and the engine, never the other way round.
+"""
+
+from .setup import SetupForm
+from .table import Table, play
+
+__all__ = ["SetupForm", "Table", "play"]

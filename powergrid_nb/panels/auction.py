@@ -1,0 +1,149 @@
+"""Phase 2 panel: choose a plant and open, raise or pass; the discard dialog (R25-R41)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from ..actions import Bid, Discard, Open, Pass
+from ..plants import PLANTS
+from ._widgets import PhasePanel, button, esc, heading, label, note, with_class
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def plant_caption(n: int) -> str:
+    """ "13 · eco · 1 city" (a card's number, fuel and cities)."""
+    p = PLANTS.get(n)
+    if p is None:
+        return f"{n} · Step 3 card"
+    fuel = f"{p.tokens} {p.fuel}" if p.tokens else p.fuel
+    return f"{n} · {fuel} · {p.cities} cit{'y' if p.cities == 1 else 'ies'}"
+
+
+def keep_text(keep: Any) -> str:
+    if keep is None:
+        return "keep what fits"
+    parts = [f"{n} {r}" for r, n in zip(("coal", "oil", "garbage", "uranium"), keep, strict=True) if n]
+    return "keep " + (", ".join(parts) if parts else "nothing")
+
+
+class AuctionPanel(PhasePanel):
+    """Open an auction on a plant of the current market (a button or a click on its card), raise or
+    pass; a player over the plant limit chooses a plant to discard and the tokens to keep."""
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table)
+        self.selected: int | None = None
+        self.discard_plant: int | None = None
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if discards:
+            return self._discard(g, player, discards)
+        if any(isinstance(a, Bid) for a in legal) or self._running(g):
+            return self._bidding(g, player, legal)
+        return self._opening(g, player, legal)
+
+    @staticmethod
+    def _running(g: Game) -> tuple[int, int, str] | None:
+        pf = g.plants_frame()
+        rows = pf[pf["in_auction"]]
+        if rows.empty:
+            return None
+        r = rows.iloc[0]
+        return int(r["plant"]), int(r["high_bid"]), str(r["leader"])
+
+    # --- choose a plant and open --------------------------------------------------------------------
+    def _opening(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        opens: dict[int, list[int]] = {}
+        for a in legal:
+            if isinstance(a, Open):
+                opens.setdefault(a.plant, []).append(a.bid)
+        can_pass = any(isinstance(a, Pass) for a in legal)
+        if self.selected not in opens:
+            self.selected = min(opens) if opens else None
+        cards = []
+        for n in g.current_market():
+            b = button(f"{plant_caption(n)} · min {g.min_bid(n)}", f"pg-plant-{n}",
+                       lambda n=n: self.plant_clicked(n), disabled=n not in opens,
+                       style="info" if n == self.selected else "",
+                       tooltip=f"plant {n}" + ("" if n in opens else f": {player} cannot pay {g.min_bid(n)}"))
+            b.add_class("pg-plant")
+            cards.append(b)
+        kids: list[w.Widget] = [heading(f"{player}: open an auction"),
+                                label(note("Choose a plant of the current market (or click its card in "
+                                           "the plant market tab), then your bid.")),
+                                w.VBox(cards)]
+        if self.selected is not None:
+            bids = opens[self.selected]
+            amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
+                                                 description="Bid", layout=w.Layout(width="170px")),
+                                "pg-bid-amount")
+            go = button(f"Open plant {self.selected} at {bids[0]}", "pg-open", style="success")
+            amount.observe(lambda c: setattr(go, "description", f"Open plant {self.selected} at {c['new']}"),
+                           names="value")
+            go.on_click(lambda _b: self.table.submit(Open(player, self.selected, amount.value)))
+            kids.append(w.HBox([amount, go]))
+        if can_pass:
+            kids.append(button("Pass (no plant this round)", "pg-pass", lambda: self.table.submit(Pass(player))))
+        else:
+            kids.append(label(note("Round 1: every player buys a plant, passing is not allowed (R35).")))
+        return kids
+
+    def plant_clicked(self, plant: int) -> None:
+        g = self.table.game
+        if self._running(g) is not None:
+            self.table.say(f"plant {plant}: an auction is running; bid or pass", "#333333")
+            return
+        self.selected = plant
+        self.rerender()
+
+    # --- an auction in progress --------------------------------------------------------------------
+    def _bidding(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        plant, high, leader = self._running(g) or (0, 0, "")
+        pf = g.players_frame()
+        still = [str(p) for p in pf.index[pf["still_in_auction"]] if p != g.trust]
+        kids: list[w.Widget] = [
+            heading(f"Auction of plant {plant}"),
+            label(note(f"<b>{esc(leader)}</b> leads at <b>{high}</b> Elektro. "
+                       f"{esc(player)} has {g.money(player)}. Still in: {esc(', '.join(still))}."))]
+        bids = [a.amount for a in legal if isinstance(a, Bid)]
+        if bids:
+            amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
+                                                 description="Bid", layout=w.Layout(width="170px")),
+                                "pg-bid-amount")
+            raise_ = button(f"Bid {bids[0]}", "pg-raise", style="success")
+            amount.observe(lambda c: setattr(raise_, "description", f"Bid {c['new']}"), names="value")
+            raise_.on_click(lambda _b: self.table.submit(Bid(player, amount.value)))
+            kids.append(w.HBox([amount, raise_]))
+        else:
+            kids.append(label(note(f"{esc(player)} cannot bid more than {g.money(player)} Elektro.")))
+        kids.append(button("Pass (leave this auction)", "pg-pass", lambda: self.table.submit(Pass(player))))
+        return kids
+
+    # --- over the plant limit: discard --------------------------------------------------------------
+    def _discard(self, g: Game, player: str, options: list[Discard]) -> list[w.Widget]:
+        plants = sorted({a.plant for a in options})
+        if self.discard_plant not in plants:
+            self.discard_plant = plants[0]
+        pick = with_class(w.ToggleButtons(options=[(plant_caption(n), n) for n in plants],
+                                          value=self.discard_plant, style={"button_width": "auto"}),
+                          "pg-discard-plant")
+
+        def choose(change: dict) -> None:
+            self.discard_plant = change["new"]
+            self.rerender()
+
+        pick.observe(choose, names="value")
+        keeps = [a for a in options if a.plant == self.discard_plant]
+        keep = with_class(w.RadioButtons(options=[(keep_text(a.keep), a) for a in keeps], value=keeps[0]),
+                          "pg-keep")
+        return [heading(f"{player}: over the plant limit of {g.plant_limit}"),
+                label(note("Discard one of your older plants (R36); tokens that no longer fit go back "
+                           "to the supply (R37).")),
+                pick, label(note("Tokens to keep:")), keep,
+                button(f"Discard plant {self.discard_plant}", "pg-discard",
+                       lambda: self.table.submit(keep.value), style="danger")]

@@ -1,0 +1,131 @@
+"""Phase 4 panel: queue cities (from a list or by clicking the map), see each one's connection and
+slot cost and the path it pays for, priced by the engine in queue order; build or clear (R54-R64).
+Also the start-city marks of the default-starting-cities variant (R134)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from ..actions import Build, Done, MarkCity
+from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..network import PlanStep
+
+
+def step_text(s: PlanStep) -> str:
+    """ "Hamburg: 10 link (Bremen → Hamburg) + 10 house = 20" (or why it cannot be built)."""
+    if s.rule:
+        return f"{esc(s.city)}: cannot be built ({esc(s.rule)}: {esc(s.reason)})"
+    path = f" ({esc(' → '.join(s.path))})" if len(s.path) > 1 else ""
+    return f"{esc(s.city)}: {s.connection} link{path} + {s.slot_price} house = <b>{s.cost}</b>"
+
+
+class BuildPanel(PhasePanel):
+    """The build queue of the player to act; the map shows it as a plan."""
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table)
+        self.queue: list[str] = []
+        self._turn: tuple | None = None
+
+    def plan(self) -> list[str]:
+        return list(self.queue)
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        turn = (g.round, player, len(g.actions))
+        if turn != self._turn:
+            self.queue = []
+            self._turn = turn
+        money = g.money(player)
+        steps = g.plan_build(player, self.queue) if self.queue else []
+        spent = steps[-1].total if steps and steps[-1].total is not None else 0
+        options = []
+        for city in sorted({a.city for a in legal if isinstance(a, Build)} - set(self.queue)):
+            s = g.plan_build(player, [*self.queue, city])[-1]
+            if not s.rule and s.total is not None and s.total <= money:
+                options.append((s.cost, city, s))
+        options.sort()
+        kids: list[w.Widget] = [heading(f"{player}: build ({money} Elektro)")]
+        if options:
+            pick = with_class(w.Select(options=[(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}",
+                                                 c) for _, c, s in options],
+                                       rows=min(8, len(options)), layout=w.Layout(width="100%")),
+                              "pg-candidates")
+            kids += [label(note("Add cities in the order to build them: choose one and Add, or click "
+                                "a city on the map. Costs count the cities queued before.")),
+                     pick, button("Add to queue", "pg-add", lambda: self.add(pick.value))]
+        else:
+            kids.append(label(note("No more cities affordable now." if self.queue else
+                                   f"{esc(player)} cannot build anywhere now.")))
+        if steps:
+            lines = "".join(f"<li>{step_text(s)} (total {s.total})</li>" for s in steps)
+            kids.append(label(f"<b>Queue</b><ol style='margin:2px 0'>{lines}</ol>", "pg-queue"))
+            can = all(not s.rule for s in steps) and spent <= money
+            kids.append(w.HBox([
+                button(f"Build {len(steps)} for {spent}", "pg-build", self._build, style="success",
+                       disabled=not can),
+                button("Remove last", "pg-unqueue", self._unqueue),
+                button("Clear", "pg-clear", self._clear)]))
+        kids.append(button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player))))
+        return kids
+
+    def add(self, city: str | None) -> None:
+        if not city:
+            return
+        g = self.table.game
+        step = g.plan_build(g.current_player, [*self.queue, city])[-1]
+        if step.rule:
+            self.table.say(step_text(step), ERROR)
+            return
+        if step.total > g.money(g.current_player):
+            self.table.say(f"{esc(city)} would bring the total to {step.total}, more than "
+                           f"{g.money(g.current_player)} Elektro (R31)", ERROR)
+            return
+        self.queue.append(city)
+        self.table.say("")
+        self._changed()
+
+    def city_clicked(self, city: str) -> None:
+        if city in self.queue:
+            self.table.say(f"{esc(city)} is already queued", ERROR)
+            return
+        self.add(city)
+
+    def _unqueue(self) -> None:
+        if self.queue:
+            self.queue.pop()
+        self._changed()
+
+    def _clear(self) -> None:
+        self.queue = []
+        self._changed()
+
+    def _changed(self) -> None:
+        self.rerender()
+        self.table.board.refresh()  # the map shows the queue
+
+    def _build(self) -> None:
+        g = self.table.game
+        queue, self.queue = self.queue, []
+        if not self.table.submit(Build(g.current_player, *queue)):
+            self.queue = queue
+
+
+class StartCitiesPanel(PhasePanel):
+    """Default-starting-cities variant: mark a start city before round 1 (R134-R136)."""
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        cities = sorted(a.city for a in legal if isinstance(a, MarkCity))
+        pick = with_class(w.Select(options=cities, rows=min(10, len(cities)), layout=w.Layout(width="100%")),
+                          "pg-candidates")
+        return [heading(f"{player}: mark a start city"),
+                label(note("Choose a city (or click it on the map); it is yours at the start (R134).")),
+                pick, button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
+
+    def city_clicked(self, city: str) -> None:
+        g = self.table.game
+        self.table.submit(MarkCity(g.current_player, city))

@@ -1,0 +1,83 @@
+"""Phase 5 panel: tick the plants to run (the hybrids' coal/oil mix when it matters), see cities
+powered and income from the engine, then confirm; the best run is ticked to begin with (R71-R77)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from ..actions import Power
+from ..errors import IllegalAction
+from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
+from .auction import plant_caption
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def best(g: Game, player: str, runs: list[Power]) -> Power:
+    """The legal run with the most income, burning the fewest tokens (the engine prices each)."""
+    def key(a: Power) -> tuple[int, int]:
+        out = g.power_outcome(player, a.plants, a.hybrid_coal)
+        return out.income, -sum(out.burn.values())
+    return max(runs, key=key)
+
+
+class PowerPanel(PhasePanel):
+    """Plants to run as checkboxes (a plant that no legal run adds is disabled)."""
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table)
+        self.chosen: set[int] = set()
+        self.coal: int | None = None
+        self._turn: tuple | None = None
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        runs = [a for a in legal if isinstance(a, Power)]
+        sets = {frozenset(a.plants) for a in runs}
+        turn = (g.round, player)
+        if turn != self._turn:
+            top = best(g, player, runs)
+            self.chosen, self.coal, self._turn = set(top.plants), top.hybrid_coal, turn
+        boxes = []
+        for n in g.plants_of(player):
+            on = n in self.chosen
+            allowed = on or frozenset(self.chosen | {n}) in sets
+            box = with_class(w.Checkbox(value=on, description=plant_caption(n), disabled=not allowed,
+                                        indent=False), f"pg-run-{n}")
+            box.observe(lambda c, n=n: self._toggle(n, c["new"]), names="value")
+            boxes.append(box)
+        mixes = sorted(a.hybrid_coal for a in runs if frozenset(a.plants) == frozenset(self.chosen)
+                       and a.hybrid_coal is not None)
+        kids: list[w.Widget] = [heading(f"{player}: power cities ({len(g.cities_of(player))} owned)"),
+                                label(note("Tick the plants to run (greyed: not enough tokens).")), *boxes]
+        if len(mixes) > 1:
+            if self.coal not in mixes:
+                self.coal = mixes[-1]
+            mix = with_class(w.SelectionSlider(options=mixes, value=self.coal, description="hybrid coal"),
+                             "pg-hybrid-coal")
+            mix.observe(self._mix, names="value")
+            kids += [mix, label(note("coal the hybrids burn; oil makes up the rest (R46)"))]
+        elif mixes:
+            self.coal = mixes[0]
+        try:
+            out = g.power_outcome(player, sorted(self.chosen), self.coal if mixes else None)
+        except IllegalAction as e:
+            kids.append(label(note(esc(e), ERROR), "pg-outcome"))
+            return kids
+        burn = ", ".join(f"{k} {r}" for r, k in out.burn.items() if k) or "nothing"
+        kids.append(label(f"Powers <b>{out.powered}</b> of {len(g.cities_of(player))} cities → income "
+                          f"<b>{out.income}</b> Elektro (R76); burns {esc(burn)}", "pg-outcome"))
+        action = Power(player, sorted(self.chosen), self.coal if mixes else None)
+        kids.append(button(f"Power {out.powered} cities (+{out.income})", "pg-power",
+                           lambda: self.table.submit(action), style="success"))
+        return kids
+
+    def _toggle(self, plant: int, on: bool) -> None:
+        (self.chosen.add if on else self.chosen.discard)(plant)
+        self.rerender()
+
+    def _mix(self, change: dict) -> None:
+        self.coal = change["new"]
+        self.rerender()

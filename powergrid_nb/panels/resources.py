@@ -1,0 +1,92 @@
+"""Phase 3 panel: a stepper per resource with the engine's live cost, then Buy or Done (R47-R53)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from ..actions import BuyResources, Done
+from ..errors import IllegalAction
+from ..plants import RESOURCES
+from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+MAX_STEP = 30  # more tokens than any player's storage can hold (6 plants of the largest storage)
+
+
+def quote(g: Game, player: str, amounts: dict[str, int]) -> tuple[int | None, str]:
+    """The engine's price of ``amounts`` for ``player`` now, or (None, the rule that forbids it)."""
+    try:
+        return g.purchase_cost(player, **amounts), ""
+    except IllegalAction as e:
+        return None, str(e).split(": ", 1)[-1]
+
+
+def room(g: Game, player: str, amounts: dict[str, int], resource: str) -> int:
+    """How many more ``resource`` tokens the engine would sell ``player`` on top of ``amounts``."""
+    extra = 0
+    while extra < MAX_STEP:
+        trial = {**amounts, resource: amounts[resource] + extra + 1}
+        if quote(g, player, trial)[0] is None:
+            break
+        extra += 1
+    return extra
+
+
+class ResourcesPanel(PhasePanel):
+    """Per resource: − / + (a step the engine would refuse is disabled), holdings, the next price; the
+    total from ``Game.purchase_cost``; Buy (the player may buy again) and Done."""
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table)
+        self.amounts = dict.fromkeys(RESOURCES, 0)
+        self._turn: tuple | None = None
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
+        turn = (g.round, player, len(g.actions))
+        if turn != self._turn:  # a new turn or a purchase made: start from nothing
+            self.amounts = dict.fromkeys(RESOURCES, 0)
+            self._turn = turn
+        cost, why = quote(g, player, self.amounts)
+        money = g.money(player)
+        held = g.tokens_of(player)
+        rf = g.resources_frame().drop_duplicates("resource").set_index("resource")
+        rows: list[w.Widget] = []
+        for r in RESOURCES:
+            n = self.amounts[r]
+            more = room(g, player, self.amounts, r)
+            if n == 0 and more == 0 and held[r] == 0:
+                continue  # nothing to buy or hold of this resource
+            price = rf.loc[r, "next_price"]
+            price_text = "none on the market" if price is None or str(price) == "<NA>" else f"next at {price}"
+            minus = button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0, width="36px")
+            plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0, width="36px",
+                          tooltip=f"one more {r}" if more else f"no more {r}: storage, supply or money")
+            count = label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
+            info = label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
+                         width="auto")
+            rows.append(w.HBox([minus, count, plus, info], layout=w.Layout(align_items="center")))
+        total = sum(self.amounts.values())
+        if cost is None:
+            cost_html = note(esc(why), ERROR)
+        else:
+            cost_html = (f"<b>Total: {cost} Elektro</b> for {total} token{'s' * (total != 1)}; "
+                         f"{money - cost} Elektro left")
+        buy = button(f"Buy for {cost}" if total and cost is not None else "Buy", "pg-buy",
+                     self._buy, style="success", disabled=total == 0 or cost is None)
+        done = button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player)))
+        if not rows:
+            rows = [label(note(f"{esc(player)}'s plants cannot store anything the market has now."))]
+        return [heading(f"{player}: buy resources ({money} Elektro)"), *rows,
+                label(cost_html, "pg-cost"), w.HBox([buy, done])]
+
+    def _step(self, resource: str, by: int) -> None:
+        self.amounts[resource] = max(0, self.amounts[resource] + by)
+        self.rerender()
+
+    def _buy(self) -> None:
+        g = self.table.game
+        self.table.submit(BuyResources(g.current_player, **self.amounts))

@@ -1,0 +1,315 @@
+"""The playing table: a whole game in one widget (setup, live views, the phase panel, bots).
+
+``play()`` is the entry point; a ``Game`` shown as the last expression of a cell becomes a
+``Table`` too. The table only calls the engine's public API and reads its frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from ..bots import BOTS, Bot, make_bot
+from ..errors import PowerGridError
+from ..views.dashboard import status_text
+from ._widgets import ERROR, INFO, OK, PhasePanel, close_tree, esc, label, note
+from .auction import AuctionPanel
+from .board import Board
+from .building import BuildPanel, StartCitiesPanel
+from .bureaucracy import PowerPanel
+from .resources import ResourcesPanel
+from .toolbar import GameOverPanel, Toolbar, log_html
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+HUMAN = "human"
+HINTS = {0: "mark a start city", 2: "open an auction, bid or pass", 3: "buy resources, then Done",
+         4: "build cities, then Done", 5: "choose the plants to run"}
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's event loop when called from a notebook (bots then move on a timer)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+class Table(w.VBox):
+    """Play Power Grid by clicking: a setup form, then the live views, a panel for what the phase
+    expects of the player to act, undo, save/load, new game, and bots playing their seats.
+
+    ``bots`` maps player names to bots (a ``Bot`` or a name from ``powergrid_nb.bots.BOTS``); the
+    other seats are played here. ``delay``: seconds between bot moves (0: at once).
+    """
+
+    def __init__(self, game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *,
+                 delay: float = 0.6, height: int = 560) -> None:
+        super().__init__(layout=w.Layout(width="100%"))
+        self.add_class("pg-table")
+        self.game: Game | None = None
+        self.bots: dict[str, Bot] = {}
+        self.delay = delay
+        self.paused = False
+        self.height = height
+        self.board: Board | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._panel: PhasePanel | None = None
+        self._panels: dict[int, PhasePanel] = {
+            0: StartCitiesPanel(self), 2: AuctionPanel(self), 3: ResourcesPanel(self),
+            4: BuildPanel(self), 5: PowerPanel(self)}
+        self._over = GameOverPanel(self)
+        self.status = label(cls="pg-status")
+        self.message = label(cls="pg-message")
+        self.actions = w.VBox(layout=w.Layout(min_width="380px", max_width="460px"))
+        self.actions.add_class("pg-panel")
+        self.log_view = label(cls="pg-log")
+        self.toolbar = Toolbar(self)
+        if game is None:
+            self.show_setup()
+        else:
+            self.start(game, bots)
+
+    # --- seats -------------------------------------------------------------------------------
+    def seat(self, player: str) -> str:
+        """"human" or the bot's registered name."""
+        bot = self.bots.get(player)
+        if bot is None:
+            return HUMAN
+        return next((k for k, cls in BOTS.items() if type(bot) is cls), type(bot).__name__)
+
+    def set_seat(self, player: str, kind: str) -> None:
+        """Hand a seat to a bot (a name of ``BOTS``) or back to a human (``"human"``)."""
+        assert self.game is not None
+        if player not in self.game.players:
+            raise ValueError(f"no player {player!r}; players: {self.game.players}")
+        if kind == HUMAN:
+            self.bots.pop(player, None)
+        else:
+            self.bots[player] = make_bot(kind, seed=self.game.seed + self.game.players.index(player))
+        self.refresh()
+        self.run_bots()
+
+    @property
+    def humans(self) -> list[str]:
+        assert self.game is not None
+        return [p for p in self.game.players if p not in self.bots]
+
+    def viewer(self) -> str | None:
+        """Whose build costs the map shows: the one human seat, else the human to act."""
+        g = self.game
+        if g is None:
+            return None
+        if len(self.humans) == 1:
+            return self.humans[0]
+        return g.current_player if g.current_player in self.humans else None
+
+    # --- game life cycle ------------------------------------------------------------------------
+    def start(self, game: Game, bots: Mapping[str, Bot | str] | None = None) -> None:
+        """Play ``game`` at this table (replacing any game shown)."""
+        self._cancel()
+        unknown = set(bots or {}) - set(game.players)
+        if unknown:
+            raise ValueError(f"bots for unknown players {sorted(unknown)}; players: {game.players}")
+        self.game = game
+        self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
+        if self.board is not None:
+            self.board.close()
+        self.board = Board(self, game, height=self.height)
+        self.toolbar.start(game)
+        right = w.VBox([self.actions, self.message, self.log_view],
+                       layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
+        self.children = [self.status, self.toolbar.widget,
+                         w.HBox([self.board.map, right], layout=w.Layout(width="100%")),
+                         self.board.tabs]
+        self.say("")
+        self.refresh()
+        self.run_bots()
+
+    def show_setup(self) -> None:
+        """Show the new-game form (the current game stays until a new one starts)."""
+        from .setup import SetupForm
+
+        self._cancel()
+        form = SetupForm(on_start=self._start_from_form, on_cancel=self._cancel_setup if self.game else None)
+        self.children = [form]
+
+    def _start_from_form(self, game: Game, bots: dict[str, str], delay: float) -> None:
+        self.delay = delay
+        self.start(game, bots)
+
+    def _cancel_setup(self) -> None:
+        assert self.game is not None
+        self.start(self.game, dict(self.bots))
+
+    # --- actions ---------------------------------------------------------------------------------
+    def submit(self, action: Any) -> bool:
+        """Apply an action for a human seat; an illegal one (e.g. a stale click) is reported, not raised."""
+        g = self.game
+        assert g is not None
+        self._cancel()
+        try:
+            g.apply(action)
+        except PowerGridError as e:
+            self.say(esc(e), ERROR)
+            self.refresh()
+            return False
+        self.say("")
+        self.refresh()
+        self.run_bots()
+        return True
+
+    def undo(self) -> None:
+        """Take back the last human decision and every bot move after it (all-bot game: one move)."""
+        g = self.game
+        assert g is not None
+        self._cancel()
+        if not g.actions:
+            self.say("nothing to undo", INFO)
+            return
+        undone = []
+        while g.actions:
+            a = g.pop()
+            undone.append(a)
+            if a.player not in self.bots:
+                break
+        if all(a.player in self.bots for a in undone):
+            self.paused = True  # an all-bot game: undo steps back and stays paused
+            self.toolbar.refresh()
+        self.say(f"undone: {esc('; '.join(str(a) for a in reversed(undone)))}", OK)
+        self.refresh()
+
+    def say(self, text: str, colour: str = INFO) -> None:
+        """Show a message (HTML) under the panel; empty clears it."""
+        self.message.value = note(text, colour) if text else ""
+
+    # --- refresh ---------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Bring status, panel, views and log up to date with the game."""
+        g = self.game
+        if g is None:
+            return
+        who = g.current_player
+        hint = ""
+        if g.is_over:
+            hint = ""
+        elif who in self.bots:
+            hint = f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
+        elif who is not None:
+            hint = f": {HINTS.get(g.phase, '')}"
+        self.status.value = (f"<div style='font-size:1.15em;padding:4px 0'><b>{esc(status_text(g))}</b>"
+                             f"{hint}</div>")
+        self.show_panel()
+        self.toolbar.refresh()
+        self.log_view.value = log_html(g)
+        assert self.board is not None
+        self.board.refresh()
+
+    def current_panel(self) -> PhasePanel | None:
+        g = self.game
+        if g is None:
+            return None
+        if g.is_over:
+            return self._over
+        if g.current_player in self.bots or g.current_player is None:
+            return None
+        return self._panels.get(g.phase)
+
+    def show_panel(self) -> None:
+        """Re-render the phase panel for the player to act (a bot's turn shows a note)."""
+        g = self.game
+        assert g is not None
+        panel = self.current_panel()
+        self._panel = panel
+        if panel is None:
+            who = g.current_player
+            kids: list[w.Widget] = [label(note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…")
+                                          if who else "")]
+        else:
+            kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
+        old = self.actions.children
+        self.actions.children = kids
+        for c in old:
+            close_tree(c)
+
+    def plan(self) -> list[str]:
+        return self._panel.plan() if self._panel is not None else []
+
+    def city_clicked(self, city: str) -> None:
+        if self._panel is not None:
+            self._panel.city_clicked(city)
+
+    def plant_clicked(self, plant: int) -> None:
+        if self._panel is not None:
+            self._panel.plant_clicked(plant)
+
+    # --- bots --------------------------------------------------------------------------------------
+    def run_bots(self) -> None:
+        """Let bots play until a human seat is to act: on a timer in a notebook, at once otherwise."""
+        g = self.game
+        if g is None or self.paused or g.is_over or g.current_player not in self.bots:
+            return
+        loop = _running_loop()
+        if self.delay <= 0 or loop is None:
+            while not g.is_over and g.current_player in self.bots:
+                if not self._bot_move(refresh=False):
+                    break
+            self.refresh()
+            return
+        self._cancel()
+        self._timer = loop.call_later(self.delay, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        if self._bot_move(refresh=True):
+            self.run_bots()
+
+    def _bot_move(self, refresh: bool) -> bool:
+        g = self.game
+        assert g is not None
+        bot = self.bots.get(g.current_player)  # type: ignore[arg-type]
+        if bot is None or g.is_over:
+            return False
+        try:
+            g.apply(bot.act(g))
+        except Exception as e:  # a bot bug must not break the table: pause and say so
+            self.paused = True
+            self.say(f"{esc(g.current_player)}'s bot failed ({esc(e)}); bots paused", ERROR)
+            self.refresh()
+            return False
+        if refresh:
+            self.refresh()
+        return True
+
+    def _cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def pause(self, paused: bool = True) -> None:
+        self.paused = paused
+        if paused:
+            self._cancel()
+        self.refresh()
+        if not paused:
+            self.run_bots()
+
+    def close(self) -> None:
+        self._cancel()
+        super().close()
+
+
+def play(game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *, delay: float = 0.6,
+         **new_game_args: Any) -> Table:
+    """A table to play ``game`` by clicking (none: the new-game form, or ``new_game(**new_game_args)``).
+
+    >>> play(new_game(["You", "Bo", "Cy"]), bots={"Bo": "heuristic", "Cy": "random"})  # doctest: +SKIP
+    """
+    if game is None and new_game_args:
+        from ..newgame import new_game
+        game = new_game(**new_game_args)
+    return Table(game, bots, delay=delay)

@@ -1,0 +1,124 @@
+"""Table controls: undo, new game, save/load (a path or a file picker), seats (human or a bot),
+bot delay and pause; the game log and the game-over panel."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import ipywidgets as w
+
+from ..bots import BOTS
+from ..errors import PowerGridError
+from ..game import Game
+from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, with_class
+
+LOG_LINES = 16
+
+
+def _line(e: Any) -> str:
+    if e.player is None:
+        if e.kind == "phase":
+            return f"<i>— {esc(e.detail)} —</i>"
+        return esc(f"{e.kind}: {e.detail}" if e.detail else f"{e.kind} {e.amount}")
+    if e.detail.startswith(f"{e.player}:"):
+        return f"<b>{esc(e.detail)}</b>"
+    return esc(f"{e.player}: {e.kind} {e.amount}" + (f" ({e.detail})" if e.detail else ""))
+
+
+def log_html(g: Game, n: int = LOG_LINES) -> str:
+    """The last ``n`` events of the history, newest last."""
+    items = "".join(f"<div>R{e.round} {_line(e)}</div>" for e in g.history[-n:])
+    return (f"<details open><summary><b>Game log</b></summary><div style='font-size:0.9em;"
+            f"max-height:280px;overflow-y:auto'>{items}</div></details>")
+
+
+class Toolbar:
+    """The controls above the board; ``widget`` is what the table shows."""
+
+    def __init__(self, table: Any) -> None:
+        self.table = table
+        self.undo = button("↶ Undo", "pg-undo", table.undo, tooltip="take back your last decision")
+        self.new = button("New game", "pg-new", table.show_setup)
+        self.path = with_class(w.Text(value="powergrid_save.json", layout=w.Layout(width="200px"),
+                                      placeholder="save file path"), "pg-path")
+        self.save = button("Save", "pg-save", self._save, tooltip="save the game as JSON at the path")
+        self.load = button("Load", "pg-load", self._load_path, tooltip="load the game saved at the path")
+        self.upload = with_class(w.FileUpload(accept=".json", multiple=False, description="Open file…"),
+                                 "pg-upload")
+        self.upload.observe(self._uploaded, names="value")
+        self.delay = with_class(w.FloatSlider(value=table.delay, min=0, max=3, step=0.1, description="bot delay",
+                                              readout_format=".1f", layout=w.Layout(width="260px")), "pg-delay")
+        self.delay.observe(lambda c: setattr(table, "delay", c["new"]), names="value")
+        self.pause = with_class(w.ToggleButton(value=False, description="Pause bots", icon="pause"), "pg-pause")
+        self.pause.observe(lambda c: table.pause(c["new"]), names="value")
+        self.seats = w.HBox()
+        self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.upload]),
+                              w.HBox([label("<b>Seats</b>"), self.seats, self.delay, self.pause],
+                                     layout=w.Layout(align_items="center", flex_flow="row wrap"))])
+        self.widget.add_class("pg-toolbar")
+
+    def start(self, g: Game) -> None:
+        choices = ["human", *sorted(BOTS)]
+        boxes = []
+        for p in g.players:
+            d = with_class(w.Dropdown(options=choices, value=self.table.seat(p), description=p,
+                                      layout=w.Layout(width="190px"), style={"description_width": "60px"}),
+                           f"pg-seat-{p}")
+            d.observe(lambda c, p=p: self.table.set_seat(p, c["new"]), names="value")
+            boxes.append(d)
+        self.seats.children = boxes
+
+    def refresh(self) -> None:
+        g = self.table.game
+        self.undo.disabled = g is None or not g.actions
+        if self.pause.value != self.table.paused:
+            self.pause.value = self.table.paused
+
+    def _save(self) -> None:
+        try:
+            self.table.game.save(self.path.value)
+        except (OSError, PowerGridError) as e:
+            self.table.say(f"could not save: {esc(e)}", ERROR)
+            return
+        self.table.say(f"saved to {esc(self.path.value)}", OK)
+
+    def _load_path(self) -> None:
+        from ..io import load
+        try:
+            g = load(self.path.value)
+        except (OSError, PowerGridError, ValueError) as e:
+            self.table.say(f"could not load {esc(self.path.value)}: {esc(e)}", ERROR)
+            return
+        self._loaded(g, self.path.value)
+
+    def _uploaded(self, change: dict) -> None:
+        files = change["new"]
+        if not files:
+            return
+        f = files[0]
+        try:
+            g = Game.from_dict(json.loads(bytes(f["content"]).decode("utf-8")))
+        except (PowerGridError, ValueError, UnicodeDecodeError) as e:
+            self.table.say(f"could not load {esc(f['name'])}: {esc(e)}", ERROR)
+            return
+        self._loaded(g, f["name"])
+
+    def _loaded(self, g: Game, where: str) -> None:
+        keep = {p: b for p, b in self.table.bots.items() if p in g.players}
+        self.table.start(g, keep)
+        self.table.say(f"loaded {esc(where)}", OK)
+
+
+class GameOverPanel(PhasePanel):
+    """The final ranking (R99-R102) and a new game."""
+
+    def render(self, g: Game, player: str | None, legal: list[Any]) -> list[w.Widget]:
+        scores = g.scores()
+        rows = "".join(f"<li><b>{esc(p)}</b>: powers {scores[p]} cities, {g.money(p)} Elektro, "
+                       f"{len(g.cities_of(p))} cities</li>" for p in g.ranking())
+        won = " and ".join(g.winners)
+        return [heading(f"Game over: {won} win{'s' if len(g.winners) == 1 else ''}"),
+                label(f"<ol>{rows}</ol>", "pg-ranking"),
+                label(note("Undo to step back, or start a new game.")),
+                button("New game", "pg-new-after", self.table.show_setup, style="success")]
