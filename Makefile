@@ -1,10 +1,11 @@
-# Two commands for a newcomer: `make lab` (set up, open JupyterLab) and `make test` (set up, run all checks).
+# Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
+# checks). `make app` serves the play notebook as a web page with Voila.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test setup browser bench clean
+.PHONY: lab app test setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +19,10 @@ setup: $(STAMP)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/
+	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/01_play.ipynb
+
+app: $(STAMP)
+	$(BIN)/voila notebooks/01_play.ipynb
 
 # The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
 # Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).

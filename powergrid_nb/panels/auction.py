@@ -43,8 +43,9 @@ class AuctionPanel(PhasePanel):
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
             return self._discard(g, player, discards)
-        if any(isinstance(a, Bid) for a in legal) or self._running(g):
-            return self._bidding(g, player, legal)
+        running = self._running(g)
+        if running is not None:
+            return self._bidding(g, player, legal, running)
         return self._opening(g, player, legal)
 
     @staticmethod
@@ -88,7 +89,8 @@ class AuctionPanel(PhasePanel):
             go.on_click(lambda _b: self.table.submit(Open(player, self.selected, amount.value)))
             kids.append(w.HBox([amount, go]))
         if can_pass:
-            kids.append(button("Pass (no plant this round)", "pg-pass", lambda: self.table.submit(Pass(player))))
+            kids.append(button("Pass (no plant this round)", "pg-pass",
+                               lambda: self.table.submit(Pass(player))))
         else:
             kids.append(label(note("Round 1: every player buys a plant, passing is not allowed (R35).")))
         return kids
@@ -102,8 +104,9 @@ class AuctionPanel(PhasePanel):
         self.rerender()
 
     # --- an auction in progress --------------------------------------------------------------------
-    def _bidding(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
-        plant, high, leader = self._running(g) or (0, 0, "")
+    def _bidding(self, g: Game, player: str, legal: list[Any], running: tuple[int, int, str]
+                 ) -> list[w.Widget]:
+        plant, high, leader = running
         pf = g.players_frame()
         still = [str(p) for p in pf.index[pf["still_in_auction"]] if p != g.trust]
         kids: list[w.Widget] = [

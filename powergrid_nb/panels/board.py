@@ -8,6 +8,7 @@ only when it is visible, so a click costs one or two small figure updates.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -21,6 +22,37 @@ if TYPE_CHECKING:
 TABS = ("Plant market", "Resources", "Players", "History")
 
 
+def keep_state(fig: go.FigureWidget) -> None:
+    """Make a FigureWidget's synced state match its figure until a browser view reports in.
+
+    Updates travel as one-shot messages that only an existing front-end model applies; a page that
+    connects later (Voila runs the notebook first) would get the constructor state. So until a view
+    has drawn the figure (it then reports trace and layout deltas), every update also rewrites the
+    widget state.
+    """
+    shown: list[bool] = []
+
+    def seen(_change: Any) -> None:
+        shown.append(True)
+
+    fig.observe(seen, names=["_js2py_traceDeltas", "_js2py_layoutDelta"])
+
+    def sync() -> None:
+        if not shown:
+            fig._widget_data = deepcopy(fig._data)
+            fig._widget_layout = deepcopy(fig._layout_obj._props)
+
+    fig._pg_sync = sync
+
+
+def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
+    """``views.update`` plus :func:`keep_state`'s state rewrite."""
+    views.update(fig, g, **changes)
+    sync = getattr(fig, "_pg_sync", None)
+    if sync is not None:
+        sync()
+
+
 class Board:
     """The figures of one game at a table (``table`` gives the viewer, the plan and click targets)."""
 
@@ -28,9 +60,10 @@ class Board:
         self.table = table
         self.game = g
         self.keys: dict[str, Hashable] = {}
-        self.map = go.FigureWidget(views.map_figure(g, player=table.viewer(), height=height))
-        self.map.layout.autosize = True
-        self.map.layout.width = None
+        base = views.map_figure(g, player=table.viewer(), height=height)
+        base.update_layout(autosize=True, width=None)
+        self.map = go.FigureWidget(base)
+        keep_state(self.map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
@@ -78,20 +111,21 @@ class Board:
         """Update the map and the visible tab if what they show changed."""
         g = self.game
         if self._stale("map"):
-            views.update(self.map, g, player=self.table.viewer(), plan=self.table.plan())
+            synced_update(self.map, g, player=self.table.viewer(), plan=self.table.plan())
         name = TABS[self.tabs.selected_index or 0]
         if not self._stale(name):
             return
         fig = self.figures[name]
         if fig is None:
             fig = self.figures[name] = go.FigureWidget(self.builders[name](g))
+            keep_state(fig)
             if name == "Plant market":
                 fig.data[0].on_click(self._plant_click)  # trace 0: the current market's cards
             self.tabs.children[TABS.index(name)].children = [fig]
         elif name == "Resources":
-            views.update(fig, g, player=self.table.viewer())
+            synced_update(fig, g, player=self.table.viewer())
         else:
-            views.update(fig, g)
+            synced_update(fig, g)
 
     # --- clicks ----------------------------------------------------------------------------------------
     def _city_click(self, trace: Any, points: Any, _state: Any) -> None:

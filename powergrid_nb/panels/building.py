@@ -51,8 +51,9 @@ class BuildPanel(PhasePanel):
         options.sort()
         kids: list[w.Widget] = [heading(f"{player}: build ({money} Elektro)")]
         if options:
-            pick = with_class(w.Select(options=[(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}",
-                                                 c) for _, c, s in options],
+            labels = [(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}", c)
+                      for _, c, s in options]
+            pick = with_class(w.Select(options=labels,
                                        rows=min(8, len(options)), layout=w.Layout(width="100%")),
                               "pg-candidates")
             kids += [label(note("Add cities in the order to build them: choose one and Add, or click "

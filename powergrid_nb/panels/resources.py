@@ -63,8 +63,9 @@ class ResourcesPanel(PhasePanel):
             price = rf.loc[r, "next_price"]
             price_text = "none on the market" if price is None or str(price) == "<NA>" else f"next at {price}"
             minus = button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0, width="36px")
-            plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0, width="36px",
-                          tooltip=f"one more {r}" if more else f"no more {r}: storage, supply or money")
+            tip = f"one more {r}" if more else f"no more {r}: storage, supply or money"
+            plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0,
+                          width="36px", tooltip=tip)
             count = label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
             info = label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
                          width="auto")

@@ -14,6 +14,7 @@ from ..editions import get_edition
 from ..maps import builtin_maps, load_map
 from ..newgame import DEFAULT_NAMES, new_game
 from ._widgets import ERROR, button, esc, heading, label, note, with_class
+from .board import keep_state
 
 SEAT_KINDS = ["human", *sorted(BOTS)]
 
@@ -26,7 +27,8 @@ def region_figure(map_name: str, edition: str, chosen: list[str]) -> go.Figure:
         cities = [c for c in m.cities.values() if c.region == region]
         on = region in chosen
         fig.add_trace(go.Scatter(x=[c.lon for c in cities], y=[c.lat for c in cities], mode="markers",
-                                 name=region, text=[region] * len(cities), hovertemplate="%{text}<extra></extra>",
+                                 name=region, text=[region] * len(cities),
+                                 hovertemplate="%{text}<extra></extra>",
                                  marker=dict(size=11 if on else 8, color=colour, opacity=1 if on else 0.3,
                                              line=dict(width=1.5 if on else 0, color="#000000"))))
     fig.update_layout(height=300, width=360, margin=dict(l=5, r=5, t=30, b=5), showlegend=False,
@@ -47,7 +49,8 @@ class SetupForm(w.VBox):
         self.players = with_class(w.IntSlider(value=4, min=2, max=6, description="players"), "pg-players")
         self.edition = with_class(w.Dropdown(options=["original", "recharged"], value="original",
                                              description="edition"), "pg-edition")
-        self.map = with_class(w.Dropdown(options=builtin_maps(), value="germany", description="map"), "pg-map")
+        self.map = with_class(w.Dropdown(options=builtin_maps(), value="germany", description="map"),
+                              "pg-map")
         self.random_regions = with_class(w.Checkbox(value=True, description="random regions", indent=False),
                                          "pg-random-regions")
         self.regions = with_class(w.SelectMultiple(options=[], rows=6, description="regions"), "pg-regions")
@@ -62,6 +65,7 @@ class SetupForm(w.VBox):
         self.kinds: list[w.Dropdown] = []
         self.seat_box = w.VBox()
         self.region_map = go.FigureWidget(region_figure("germany", "original", []))
+        keep_state(self.region_map)
         self.error = label(cls="pg-setup-error")
         start = button("Start", "pg-start", self.start, style="success")
         actions = [start] + ([button("Cancel", "pg-cancel", on_cancel)] if on_cancel else [])
@@ -83,7 +87,8 @@ class SetupForm(w.VBox):
             i = len(self.names)
             self.names.append(with_class(w.Text(value=DEFAULT_NAMES[i] if i else "You",
                                                 layout=w.Layout(width="140px")), f"pg-name-{i}"))
-            self.kinds.append(with_class(w.Dropdown(options=SEAT_KINDS, value="human" if i == 0 else "heuristic",
+            kind = "human" if i == 0 else "heuristic"
+            self.kinds.append(with_class(w.Dropdown(options=SEAT_KINDS, value=kind,
                                                     layout=w.Layout(width="130px")), f"pg-kind-{i}"))
         self.seat_box.children = [w.HBox([label(f"seat {i + 1}", width="60px"), self.names[i], self.kinds[i]])
                                   for i in range(n)]
@@ -106,6 +111,7 @@ class SetupForm(w.VBox):
             self.region_map.layout = fig.layout
         for trace in self.region_map.data:
             trace.on_click(self._region_click)
+        self.region_map._pg_sync()
 
     def _draw_regions(self) -> None:
         chosen = set(self.regions.value)
@@ -114,6 +120,7 @@ class SetupForm(w.VBox):
                 on = t.name in chosen
                 t.marker.size, t.marker.opacity = (11 if on else 8), (1 if on else 0.3)
                 t.marker.line.width = 1.5 if on else 0
+        self.region_map._pg_sync()
 
     def _region_click(self, trace: Any, points: Any, _state: Any) -> None:
         if not points.point_inds:

@@ -159,7 +159,8 @@ class Table(w.VBox):
             self.refresh()
             return False
         self.say("")
-        self.refresh()
+        if not self._bots_at_once():
+            self.refresh()  # show the move now; bots on a timer refresh after each of theirs
         self.run_bots()
         return True
 
@@ -175,7 +176,7 @@ class Table(w.VBox):
         while g.actions:
             a = g.pop()
             undone.append(a)
-            if a.player not in self.bots:
+            if a.player not in self.bots or not self.humans:
                 break
         if all(a.player in self.bots for a in undone):
             self.paused = True  # an all-bot game: undo steps back and stays paused
@@ -253,15 +254,22 @@ class Table(w.VBox):
         g = self.game
         if g is None or self.paused or g.is_over or g.current_player not in self.bots:
             return
-        loop = _running_loop()
-        if self.delay <= 0 or loop is None:
+        if self._bots_at_once():
             while not g.is_over and g.current_player in self.bots:
                 if not self._bot_move(refresh=False):
                     break
             self.refresh()
             return
         self._cancel()
+        loop = _running_loop()
+        assert loop is not None
         self._timer = loop.call_later(self.delay, self._tick)
+
+    def _bots_at_once(self) -> bool:
+        """True when bots are to move now without a pause (no delay, or no event loop for a timer)."""
+        g = self.game
+        return (g is not None and not self.paused and not g.is_over and g.current_player in self.bots
+                and (self.delay <= 0 or _running_loop() is None))
 
     def _tick(self) -> None:
         self._timer = None

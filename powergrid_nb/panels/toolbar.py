@@ -47,10 +47,12 @@ class Toolbar:
         self.upload = with_class(w.FileUpload(accept=".json", multiple=False, description="Open file…"),
                                  "pg-upload")
         self.upload.observe(self._uploaded, names="value")
-        self.delay = with_class(w.FloatSlider(value=table.delay, min=0, max=3, step=0.1, description="bot delay",
-                                              readout_format=".1f", layout=w.Layout(width="260px")), "pg-delay")
+        self.delay = with_class(w.FloatSlider(value=table.delay, min=0, max=3, step=0.1,
+                                              description="bot delay", readout_format=".1f",
+                                              layout=w.Layout(width="260px")), "pg-delay")
         self.delay.observe(lambda c: setattr(table, "delay", c["new"]), names="value")
-        self.pause = with_class(w.ToggleButton(value=False, description="Pause bots", icon="pause"), "pg-pause")
+        self.pause = with_class(w.ToggleButton(value=False, description="Pause bots", icon="pause"),
+                                "pg-pause")
         self.pause.observe(lambda c: table.pause(c["new"]), names="value")
         self.seats = w.HBox()
         self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.upload]),
@@ -62,7 +64,12 @@ class Toolbar:
         choices = ["human", *sorted(BOTS)]
         boxes = []
         for p in g.players:
-            d = with_class(w.Dropdown(options=choices, value=self.table.seat(p), description=p,
+            options: list[Any] = [(c, c) for c in choices]
+            value: Any = self.table.seat(p)
+            if value not in choices:  # a bot object of a class not in BOTS: offer that very bot
+                options.append((value, self.table.bots[p]))
+                value = self.table.bots[p]
+            d = with_class(w.Dropdown(options=options, value=value, description=p,
                                       layout=w.Layout(width="190px"), style={"description_width": "60px"}),
                            f"pg-seat-{p}")
             d.observe(lambda c, p=p: self.table.set_seat(p, c["new"]), names="value")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
@@ -20,6 +21,7 @@ RESOURCE_COLORS = {"coal": "#7B4A2D", "oil": "#1A1A1A", "garbage": "#D4B000", "u
 FONT = dict(family="Arial, Helvetica, sans-serif", size=14)
 
 BUILDERS: dict[str, Callable[..., go.Figure]] = {}
+_REFRESHING: ContextVar[bool] = ContextVar("refreshing", default=False)  # inside update()
 
 
 def player_color(g: Game, name: str) -> str:
@@ -67,27 +69,43 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
     if not isinstance(meta, dict) or meta.get("view") not in BUILDERS:
         raise ValueError("not a powergrid_nb view: build it with a powergrid_nb.views function")
     args = {**meta.get("args", {}), **changes}
-    fresh = BUILDERS[meta["view"]](g, **args)
+    token = _REFRESHING.set(True)
+    try:
+        fresh = BUILDERS[meta["view"]](g, **args)
+    finally:
+        _REFRESHING.reset(token)
     if len(fresh.data) != len(fig.data):
         raise ValueError(f"the {meta['view']} view now has {len(fresh.data)} traces, the figure "
                          f"{len(fig.data)}: build a new figure for this game")
+    # Only what changed is set: validating and sending unchanged traces is most of a refresh's cost.
     with fig.batch_update():
         for old, new in zip(fig.data, fresh.data, strict=True):
             props = new.to_plotly_json()
-            for key in old.to_plotly_json():  # clear what the fresh trace no longer sets
+            before = old.to_plotly_json()
+            for key in before:  # clear what the fresh trace no longer sets
                 if key not in props and key not in ("type", "uid"):
                     props[key] = None
-            old.update(props, overwrite=True)
+            changed = {k: v for k, v in props.items() if k != "uid" and before.get(k) != v}
+            if changed:
+                old.update(changed, overwrite=True)
         # assigned, not merged: layout.update would keep annotations the fresh figure no longer has
-        fig.layout.annotations = fresh.layout.annotations
-        fig.layout.shapes = fresh.layout.shapes
-        fig.layout.title = fresh.layout.title
+        for key in ("annotations", "shapes", "title"):
+            if _json(fig.layout[key]) != _json(fresh.layout[key]):
+                fig.layout[key] = fresh.layout[key]
         fig.layout.meta = {"view": meta["view"], "args": args}
     return fig
 
 
+def _json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [v.to_plotly_json() for v in value]
+    return value.to_plotly_json()
+
+
 def base_layout(fig: go.Figure, title: str, **kw: Any) -> go.Figure:
     """The look every view shares: white background, readable font, room for a legend."""
-    fig.update_layout(title=dict(text=title, x=0.01, xanchor="left"), template="plotly_white",
-                      font=FONT, margin=dict(l=40, r=20, t=60, b=40), **kw)
+    if not _REFRESHING.get():  # update() keeps the figure's template: building one costs ~20 ms
+        fig.update_layout(template="plotly_white")
+    fig.update_layout(title=dict(text=title, x=0.01, xanchor="left"), font=FONT,
+                      margin=dict(l=40, r=20, t=60, b=40), **kw)
     return fig

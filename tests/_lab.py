@@ -1,0 +1,500 @@
+"""Real-browser play helpers: JupyterLab / Voila servers and a Playwright driver of the play panels.
+
+Shared by tests/test_play_browser.py and benchmarks/play_latency.py (which imports this file by
+path). The servers are the venv's own (``sys.executable -m jupyterlab``, ``.venv/bin/voila``), on a
+free local port, with an empty token, and a throw-away settings dir that switches off the
+"Jupyter news?" toast (the recipe in /work/shared/tools/RECIPE.md). Chromium is Debian's, launched with
+``executable_path``; ``playwright install`` is never needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+PLAY_NB = "01_play.ipynb"
+ARTIFACTS = ROOT / "test-artifacts" / "play"
+CHROMIUM = os.environ.get("POWERGRID_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BIN = Path(sys.executable).parent
+
+# Kernel really ready: the status bar says "<kernel> | Idle" (the execution indicator says idle before
+# the kernel exists, and a Run All clicked then is lost).
+KERNEL_IDLE_JS = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
+  .some(e => /\\| Idle$/.test(e.textContent.trim()) && !/No Kernel/.test(e.textContent))"""
+ALL_DONE_JS = """() => ![...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+  .some(e => e.textContent.includes('*'))"""
+
+
+def log(msg: str) -> None:
+    print(f"[lab] {msg}", file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------------------------------- servers
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, timeout: float, proc: subprocess.Popen | None = None) -> float:
+    """Seconds until ``url`` answers 200 (raises when ``proc`` exits or ``timeout`` passes)."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with code {proc.returncode} before {url} answered")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return time.perf_counter() - t0
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"{url} not ready after {timeout:.0f}s")
+
+
+@dataclass
+class Server:
+    """A running Jupyter server (Lab or Voila): its base URL, process, and the notebook dir it serves."""
+
+    kind: str
+    base: str
+    proc: subprocess.Popen
+    root: Path
+    log_path: Path
+    started: float = 0.0
+
+    def notebook_url(self, name: str = PLAY_NB) -> str:
+        q = urllib.parse.quote(name)
+        return f"{self.base}/lab/tree/{q}?reset" if self.kind == "lab" else f"{self.base}/voila/render/{q}"
+
+    def log_tail(self, n: int = 40) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
+        except OSError:
+            return ""
+
+
+def stop(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM (Jupyter then shuts its kernels down), wait, SIGKILL if it hangs."""
+    if proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
+    """A copy of notebooks/ to serve (autosave and checkpoints stay out of the repo) and the server's
+    environment: isolated Lab settings (no news toast) and workspaces."""
+    root = tmp / "notebooks"
+    shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    sdir = tmp / "settings" / "@jupyterlab" / "apputils-extension"
+    sdir.mkdir(parents=True)
+    (sdir / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"), PYTHONUNBUFFERED="1")
+    return root, env
+
+
+@contextlib.contextmanager
+def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90) -> Iterator[Server]:
+    """Start JupyterLab (``kind="lab"``) or Voila (``"voila"``) on a free port over a temp copy of
+    notebooks/; always stopped (SIGTERM, then wait) and the temp dir removed on exit."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
+    root, env = _workdir(tmp)
+    port = free_port()
+    if kind == "lab":
+        cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+               "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.root_dir={root}"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-root")  # jupyter refuses to run as root otherwise
+        ready = f"http://127.0.0.1:{port}/api/status"
+    elif kind == "voila":
+        voila = BIN / "voila"
+        cmd = [str(voila) if voila.exists() else "voila", str(root / PLAY_NB), "--no-browser",
+               f"--port={port}", "--Voila.ip=127.0.0.1"]
+        ready = f"http://127.0.0.1:{port}/"
+    else:
+        raise ValueError(f"unknown server kind {kind!r}")
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_path = log_dir / f"{kind}.log"
+    out = open(log_path, "w")  # noqa: SIM115 (closed in finally)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
+    srv = Server(kind, f"http://127.0.0.1:{port}", proc, root, log_path)
+    try:
+        wait_http(ready, timeout, proc)
+        srv.started = time.perf_counter() - t0
+        log(f"{kind} pid={proc.pid} ready on port {port} after {srv.started:.1f}s")
+        yield srv
+    finally:
+        stop(proc)
+        out.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def chromium(width: int = 1500, height: int = 1100) -> Iterator[Any]:
+    """A headless Debian chromium (a Playwright Browser); closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+# ------------------------------------------------------------------------------------------- notebook
+
+def open_play_notebook(page: Any, srv: Server, timeout_ms: int = 120_000) -> float:
+    """Open notebooks/01_play.ipynb and get its widgets shown: in Lab wait for the kernel, Run All and
+    wait until every cell ran; in Voila wait for the rendered page. Returns the seconds it took."""
+    t0 = time.perf_counter()
+    page.goto(srv.notebook_url(), timeout=timeout_ms)
+    if srv.kind == "lab":
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
+        page.wait_for_function(KERNEL_IDLE_JS, timeout=timeout_ms)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.wait_for_selector(".pg-table button.pg-start", timeout=timeout_ms)
+    if srv.kind == "lab":
+        page.wait_for_function(f"() => ({ALL_DONE_JS})() && ({KERNEL_IDLE_JS})()", timeout=timeout_ms)
+    return time.perf_counter() - t0
+
+
+def cell_errors(page: Any) -> list[str]:
+    """Tracebacks shown in the notebook's outputs (Lab) or page (Voila)."""
+    sel = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+    return [t for t in page.locator(sel).all_inner_texts() if "Traceback" in t or "Error" in t]
+
+
+def set_readout(page: Any, slider: Any, value: str) -> None:
+    """Type a value into an ipywidgets slider's editable readout (keyboard, then Enter)."""
+    readout = slider.locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(value)
+    page.keyboard.press("Enter")
+
+
+def start_game(page: Any, table: Any, *, players: int = 3, seed: int = 7, bots: tuple[str, ...] = ("random",),
+               delay: float = 0.0, timeout_ms: int = 60_000) -> None:
+    """Fill the setup form of ``table`` (a locator of a ``.pg-table``) and press Start: seat 0 "You" is
+    human, the other seats are bots (``bots`` cycled), a fixed seed, the bot delay set by keyboard."""
+    set_readout(page, table.locator(".pg-players"), str(players))
+    table.locator(f".pg-name-{players - 1}").wait_for(timeout=timeout_ms)
+    table.locator(f".pg-name-{players}").wait_for(state="detached", timeout=timeout_ms)
+    table.locator(".pg-seed input").fill(str(seed))
+    table.locator(".pg-kind-0 select").select_option("human")
+    for i in range(1, players):
+        table.locator(f".pg-kind-{i} select").select_option(bots[(i - 1) % len(bots)])
+    set_readout(page, table.locator(".pg-setup-delay"), f"{delay:g}")
+    page.wait_for_function("([e, v]) => parseFloat(e.querySelector('.widget-readout').textContent) === v",
+                           arg=[table.locator(".pg-setup-delay").element_handle(), delay], timeout=timeout_ms)
+    page.wait_for_timeout(300)  # the form's values reach the kernel (they sync on change)
+    table.locator("button.pg-start").click()
+    table.locator(".pg-status").wait_for(timeout=timeout_ms)
+    table.locator(".pg-panel button").first.wait_for(timeout=timeout_ms)
+    table.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=timeout_ms)
+
+
+# ------------------------------------------------------------------------------------------- clicks
+
+# One observer per page on the table: every DOM mutation inside it and every plotly_afterplot of its
+# figures is stamped with performance.now(), plus the next animation frame after it (the browser has
+# laid out and is about to paint). The click's own event.timeStamp is on the same clock.
+INSTRUMENT_JS = """(root) => {
+  if (window.__pg && window.__pg.root === root) return;
+  const S = window.__pg = {root, events: [], click: null};
+  const note = kind => {
+    S.events.push([kind, performance.now()]);
+    requestAnimationFrame(() => S.events.push(['frame', performance.now()]));
+  };
+  // plotly's hover labels and modebar follow the mouse, not the game: not an update
+  const noise = r => { const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+                       return !!(el && el.closest('.hoverlayer, .modebar-container')); };
+  new MutationObserver(recs => { if (!recs.every(noise)) note('dom'); })
+    .observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  document.addEventListener('click', e => {
+    if (root.contains(e.target)) S.click = {t: e.timeStamp, what: String(e.target.className)};
+  }, true);
+  S.hook = () => root.querySelectorAll('.js-plotly-plot').forEach(gd => {
+    if (gd.__pgHooked || typeof gd.on !== 'function') return;
+    gd.__pgHooked = true;
+    gd.on('plotly_afterplot', () => note('plot'));
+  });
+  S.arm = () => { S.hook(); S.events = []; S.click = null; };
+  S.result = () => {
+    if (!S.click) return null;
+    const after = S.events.filter(e => e[1] >= S.click.t);
+    const of = k => after.filter(e => e[0] === k).map(e => e[1]);
+    const dom = [...of('dom'), ...of('plot')], frames = of('frame');
+    if (!dom.length) return {click: S.click.t, first: null, last: null, frame: null, plots: 0, n: 0};
+    const last = Math.max(...dom);
+    const fr = frames.filter(t => t >= last);
+    return {click: S.click.t, first: Math.min(...dom), last, frame: fr.length ? Math.min(...fr) : null,
+            plots: of('plot').length, n: dom.length, what: S.click.what};
+  };
+  S.settled = (quiet, busyRe) => {
+    const r = S.result();
+    if (!r || r.last === null || r.frame === null) return false;
+    if (performance.now() - r.last < quiet) return false;
+    const panel = S.root.querySelector('.pg-panel');
+    return !(panel && new RegExp(busyRe).test(panel.textContent));
+  };
+}"""
+
+BOT_PLAYING = r"bot\) is playing"
+
+
+@dataclass
+class Click:
+    """One measured click: what it was and its timings (ms after the click event)."""
+
+    kind: str
+    changes_game: bool
+    first_ms: float | None  # first DOM change in the table
+    last_ms: float | None  # last DOM change (or plotly redraw) in the table
+    frame_ms: float | None  # the animation frame after that last change: the view re-rendered
+    plots: int  # plotly_afterplot events seen
+    status: str  # the status line after it
+
+
+@dataclass
+class Driver:
+    """Play the human seat of the table by clicking its panels; each click waits until the table has
+    settled (a DOM change after the click, then ``quiet_ms`` without one, the kernel idle in Lab, and
+    no bot note in the panel) and is recorded in ``clicks``."""
+
+    page: Any
+    table: Any
+    lab: bool = True
+    quiet_ms: int = 400
+    timeout_ms: int = 60_000
+    policy: dict[str, Any] = field(default_factory=dict)
+    clicks: list[Click] = field(default_factory=list)
+    on_click: Callable[[Click], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.page.evaluate(INSTRUMENT_JS, self.table.element_handle())
+
+    # --- low level ---------------------------------------------------------------------------------
+    def status(self) -> str:
+        return self.table.locator(".pg-status").inner_text().strip()
+
+    def panel_text(self) -> str:
+        return self.table.locator(".pg-panel").inner_text()
+
+    def has(self, selector: str, enabled: bool = False) -> bool:
+        loc = self.table.locator(f".pg-panel {selector}")
+        if not loc.count():
+            return False
+        return loc.first.is_enabled() if enabled else True
+
+    def settle(self) -> None:
+        idle = f"({KERNEL_IDLE_JS})()" if self.lab else "true"
+        self.page.wait_for_function(
+            f"([q, re]) => window.__pg.settled(q, re) && {idle}", arg=[self.quiet_ms, BOT_PLAYING],
+            timeout=self.timeout_ms, polling=50)
+
+    def click(self, target: Any, kind: str, changes_game: bool) -> Click:
+        """Click ``target`` (a locator, or a callable doing the click), wait for the table to settle."""
+        self.page.evaluate("() => window.__pg.arm()")
+        if callable(target):
+            target()
+        else:
+            target.scroll_into_view_if_needed()
+            target.click()
+        try:
+            self.settle()
+        except Exception as e:
+            raise AssertionError(f"the table did not update after the {kind!r} click "
+                                 f"({self.page.evaluate('() => window.__pg.result()')}); status "
+                                 f"{self.status()!r}, panel {self.panel_text()[:300]!r}") from e
+        r = self.page.evaluate("() => window.__pg.result()")
+
+        def ms(key: str) -> float | None:
+            return None if r[key] is None else r[key] - r["click"]
+
+        c = Click(kind, changes_game, ms("first"), ms("last"), ms("frame"), r["plots"], self.status())
+        self.clicks.append(c)
+        if self.on_click is not None:
+            self.on_click(c)
+        return c
+
+    def button(self, cls: str) -> Any:
+        return self.table.locator(f".pg-panel button.{cls}").first
+
+    # --- which panel --------------------------------------------------------------------------------
+    def phase(self) -> str:
+        """The panel shown: discard, opening, bidding, resources, build, power, start, over, wait."""
+        for sel, name in ((".pg-ranking", "over"), ("button.pg-discard", "discard"),
+                          ("button.pg-open", "opening"), ("button.pg-plant", "opening"), ("button.pg-raise", "bidding"),
+                          ("button.pg-buy", "resources"), ("button.pg-power", "power"),
+                          (".pg-outcome", "power"), ("button.pg-mark", "start")):
+            if self.has(sel):
+                return name
+        text = self.panel_text()
+        if "Auction of plant" in text:
+            return "bidding"
+        if ": build (" in text:
+            return "build"
+        return "wait"
+
+    # --- one turn -------------------------------------------------------------------------------------
+    def turn(self) -> str:
+        """Play the human's whole turn in the panel shown; returns the panel's name."""
+        phase = self.phase()
+        getattr(self, f"_{phase}")()
+        return phase
+
+    def _over(self) -> None:
+        raise StopIteration("the game is over")
+
+    def _wait(self) -> None:
+        raise AssertionError(f"no panel for the human: status {self.status()!r}, panel {self.panel_text()!r}")
+
+    def _start(self) -> None:
+        self.table.locator(".pg-panel .pg-candidates select").select_option(index=0)
+        self.click(self.button("pg-mark"), "mark", True)
+
+    def _discard(self) -> None:
+        self.click(self.button("pg-discard"), "discard", True)
+
+    def _opening(self) -> None:
+        round_ = int(self.status().split()[1])
+        want = round_ == 1 or self.policy.get("buy_plants", False)
+        if not want and self.has("button.pg-pass"):
+            self.click(self.button("pg-pass"), "pass", True)
+            return
+        plants = self.table.locator(".pg-panel button.pg-plant:enabled")
+        if not plants.count():
+            self.click(self.button("pg-pass"), "pass", True)
+            return
+        choice = plants.nth(self.policy.get("plant_index", 0) % plants.count())
+        if "mod-info" not in (choice.get_attribute("class") or ""):
+            self.click(choice, "plant", False)  # a pending choice: the panel shows it selected
+        self.click(self.button("pg-open"), "open", True)
+
+    def _bidding(self) -> None:
+        text = self.panel_text()
+        plant = int(text.split("Auction of plant", 1)[1].split()[0])
+        can_raise = self.has("button.pg-raise", enabled=True)
+        amount = int(self.table.locator(".pg-panel .pg-bid-amount input").input_value()) if can_raise else 0
+        if can_raise and amount <= plant + self.policy.get("overbid", 3):
+            self.click(self.button("pg-raise"), "bid", True)
+        else:
+            self.click(self.button("pg-pass"), "pass", True)
+
+    def _resources(self) -> None:
+        for _ in range(self.policy.get("tokens", 2)):
+            more = self.table.locator(".pg-panel button[class*='pg-more-']:enabled")
+            if not more.count():
+                break
+            self.click(more.first, "more", False)
+        if self.has("button.pg-buy", enabled=True):
+            self.click(self.button("pg-buy"), "buy", True)
+        if self.phase() == "resources":
+            self.click(self.button("pg-done"), "done", True)
+
+    def _build(self) -> None:
+        for k in range(self.policy.get("cities", 1)):
+            options = self.table.locator(".pg-panel .pg-candidates select option")
+            if not options.count():
+                break
+            # the Select shows no-break spaces; an option reads "Essen · 6 link + 10 house = 16"
+            cities = [t.replace("\xa0", " ").split(" · ")[0].strip() for t in options.all_inner_texts()]
+            city = self.isolated_city(cities) if k % 2 == 1 and self.policy.get("map_click", True) else None
+            if city is not None:
+                self.click_city(city)
+                continue
+            self.table.locator(".pg-panel .pg-candidates select").select_option(index=0)
+            self.click(self.button("pg-add"), "add", False)
+            self._queued(cities[0])
+        if self.has("button.pg-build", enabled=True):
+            self.click(self.button("pg-build"), "build", True)
+        if self.phase() == "build":
+            self.click(self.button("pg-done"), "done", True)
+
+    def _queued(self, city: str) -> None:
+        queue = self.table.locator(".pg-panel .pg-queue")
+        if not queue.count() or city not in queue.inner_text():
+            raise AssertionError(f"{city} is not in the build queue after the click; panel {self.panel_text()!r}")
+
+    def _power(self) -> None:
+        self.click(self.button("pg-power"), "power", True)
+
+    # --- the map ----------------------------------------------------------------------------------------
+    CITY_XY_JS = """(root) => {
+      const gd = root.querySelector('.js-plotly-plot');
+      const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+      const box = gd.querySelector('.nsewdrag').getBoundingClientRect();
+      const out = {};
+      for (const t of gd._fullData) {
+        if (t.legendgroup !== 'regions' || !t.visible) continue;
+        (t.text || []).forEach((c, i) => { out[c] = [box.left + xa.l2p(t.x[i]), box.top + ya.l2p(t.y[i])]; });
+      }
+      return out;
+    }"""
+
+    def city_points(self) -> dict[str, tuple[float, float]]:
+        """Page coordinates of every city marker on the table's map (from the plotly axes)."""
+        return {c: (xy[0], xy[1]) for c, xy in self.table.evaluate(self.CITY_XY_JS).items()}
+
+    def isolated_city(self, cities: list[str], gap: float = 14) -> str | None:
+        """The first of ``cities`` whose marker is at least ``gap`` px from every other city (a sure hit)."""
+        self.table.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        pts = self.city_points()
+        for c in cities:
+            if c in pts and all(((pts[c][0] - x) ** 2 + (pts[c][1] - y) ** 2) ** 0.5 >= gap
+                                for o, (x, y) in pts.items() if o != c):
+                return c
+        return None
+
+    def click_city(self, city: str) -> Click:
+        """Click a city's marker on the map (a pending choice: the build panel queues it)."""
+        self.table.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        x, y = self.city_points()[city]
+        self.page.mouse.move(x, y)  # plotly reports the point hovered last: hover first, then click
+        self.page.wait_for_timeout(150)
+        c = self.click(lambda: self.page.mouse.click(x, y), "map-add", False)
+        self.page.mouse.move(5, 5)  # off the map: no hover label left over
+        self._queued(city)
+        return c
+
+    def play(self, until: Callable[[], bool], max_turns: int = 200) -> int:
+        """Play turns until ``until()`` (checked before each turn); returns the turns played."""
+        for n in range(max_turns):
+            if until():
+                return n
+            try:
+                self.turn()
+            except StopIteration:
+                return n
+        raise AssertionError(f"not done after {max_turns} turns: status {self.status()!r}")
