@@ -3,8 +3,12 @@
 Shared by tests/test_play_browser.py and benchmarks/play_latency.py (which imports this file by
 path). The servers are the venv's own (``sys.executable -m jupyterlab``, ``.venv/bin/voila``), on a
 free local port, with an empty token, and a throw-away settings dir that switches off the
-"Jupyter news?" toast (the recipe in /work/shared/tools/RECIPE.md). Chromium is Debian's, launched with
-``executable_path``; ``playwright install`` is never needed.
+"Jupyter news?" toast. Chromium is Debian's (``_browser.CHROMIUM``), launched with ``executable_path``;
+``playwright install`` is never needed.
+
+``Driver`` plays the human seat through the panels. Every click waits until the table has settled and
+is timed in the page (``INSTRUMENT_JS``): the click event's timeStamp, the table's DOM changes and
+plotly redraws, the animation frame after the last one, and the kernel websocket's traffic.
 """
 
 from __future__ import annotations
@@ -26,13 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _browser import CHROMIUM, CHROMIUM_ARGS  # tests/ is on sys.path (pytest's rootdir insertion, or ours)
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 PLAY_NB = "01_play.ipynb"
 ARTIFACTS = ROOT / "test-artifacts" / "play"
-CHROMIUM = os.environ.get("POWERGRID_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 BIN = Path(sys.executable).parent
 
 # Kernel really ready: the status bar says "<kernel> | Idle" (the execution indicator says idle before
@@ -83,8 +86,9 @@ class Server:
     started: float = 0.0
 
     def notebook_url(self, name: str = PLAY_NB) -> str:
-        q = urllib.parse.quote(name)
-        return f"{self.base}/lab/tree/{q}?reset" if self.kind == "lab" else f"{self.base}/voila/render/{q}"
+        if self.kind == "voila":
+            return f"{self.base}/"  # voila started with one notebook serves it at the root
+        return f"{self.base}/lab/tree/{urllib.parse.quote(name)}?reset"
 
     def log_tail(self, n: int = 40) -> str:
         try:
@@ -120,11 +124,20 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
 
 
 @contextlib.contextmanager
-def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90) -> Iterator[Server]:
+def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
+           first_cell: str | None = None) -> Iterator[Server]:
     """Start JupyterLab (``kind="lab"``) or Voila (``"voila"``) on a free port over a temp copy of
-    notebooks/; always stopped (SIGTERM, then wait) and the temp dir removed on exit."""
+    notebooks/; always stopped (SIGTERM, then wait) and the temp dir removed on exit.
+
+    ``first_cell``: code put in a new first cell of the copied play notebook (the benchmark's probes)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
     root, env = _workdir(tmp)
+    if first_cell is not None:
+        nb_path = root / PLAY_NB
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                               "source": first_cell.splitlines(keepends=True)})
+        nb_path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
     port = free_port()
     if kind == "lab":
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
@@ -158,7 +171,7 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90)
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1500, height: int = 1100) -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
     """A headless Debian chromium (a Playwright Browser); closed on exit."""
     from playwright.sync_api import sync_playwright
 
@@ -231,40 +244,80 @@ def start_game(page: Any, table: Any, *, players: int = 3, seed: int = 7, bots: 
 # laid out and is about to paint). The click's own event.timeStamp is on the same clock.
 INSTRUMENT_JS = """(root) => {
   if (window.__pg && window.__pg.root === root) return;
-  const S = window.__pg = {root, events: [], click: null};
-  const note = kind => {
-    S.events.push([kind, performance.now()]);
-    requestAnimationFrame(() => S.events.push(['frame', performance.now()]));
+  const S = window.__pg = {root, events: [], click: null, last: null, frame: null};
+  // Kept cheap, as it runs while the page renders: a callback stores its time and (a sample of) its
+  // targets; they are sorted into regions only by result(). A callback whose first target is in plotly's
+  // hover labels, modebar, drag cursors or zoom box follows the mouse, not the game: dropped.
+  const NOISE = '.hoverlayer, .modebar-container, .draglayer, .zoomlayer';
+  const elem = n => (n.nodeType === 1 ? n : n.parentElement);
+  const note = (kind, targets) => {
+    const t = performance.now();
+    S.events.push([kind, t, targets]);
+    S.last = t;
+    requestAnimationFrame(() => { if (S.last === t) S.frame = performance.now(); });
   };
-  // plotly's hover labels and modebar follow the mouse, not the game: not an update
-  const noise = r => { const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-                       return !!(el && el.closest('.hoverlayer, .modebar-container')); };
-  new MutationObserver(recs => { if (!recs.every(noise)) note('dom'); })
-    .observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  new MutationObserver(recs => {
+    const first = elem(recs[0].target);
+    if (first && first.closest(NOISE)) return;
+    note('dom', recs.slice(0, 40).map(r => r.target));
+  }).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+  // the kernel websocket: when the click's message left, when the replies came (same clock)
+  S.ws = {out: [], in: []};
+  if (!WebSocket.prototype.__pgSend) {
+    const send = WebSocket.prototype.__pgSend = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+      if (window.__pg) window.__pg.ws.out.push(performance.now());
+      if (!this.__pgIn) {
+        this.__pgIn = true;
+        this.addEventListener('message', () => window.__pg && window.__pg.ws.in.push(performance.now()));
+      }
+      return send.call(this, data);
+    };
+  }
   document.addEventListener('click', e => {
     if (root.contains(e.target)) S.click = {t: e.timeStamp, what: String(e.target.className)};
   }, true);
   S.hook = () => root.querySelectorAll('.js-plotly-plot').forEach(gd => {
     if (gd.__pgHooked || typeof gd.on !== 'function') return;
     gd.__pgHooked = true;
-    gd.on('plotly_afterplot', () => note('plot'));
+    gd.on('plotly_afterplot', () => note('plot', [gd]));
   });
-  S.arm = () => { S.hook(); S.events = []; S.click = null; };
+  S.arm = () => {
+    S.hook();
+    Object.assign(S, {events: [], click: null, last: null, frame: null, ws: {out: [], in: []}});
+  };
+  const REGIONS = [['status', '.pg-status'], ['panel', '.pg-panel'], ['message', '.pg-message'],
+                   ['log', '.pg-log'], ['toolbar', '.pg-toolbar'], ['tabs', '.pg-tabs'],
+                   ['map', '.js-plotly-plot']];
+  const region = n => {
+    const el = elem(n);
+    if (!el || !el.isConnected) return 'gone';
+    for (const [name, sel] of REGIONS) if (el.closest(sel)) return name;
+    return 'table';
+  };
   S.result = () => {
     if (!S.click) return null;
-    const after = S.events.filter(e => e[1] >= S.click.t);
-    const of = k => after.filter(e => e[0] === k).map(e => e[1]);
-    const dom = [...of('dom'), ...of('plot')], frames = of('frame');
-    if (!dom.length) return {click: S.click.t, first: null, last: null, frame: null, plots: 0, n: 0};
-    const last = Math.max(...dom);
-    const fr = frames.filter(t => t >= last);
-    return {click: S.click.t, first: Math.min(...dom), last, frame: fr.length ? Math.min(...fr) : null,
-            plots: of('plot').length, n: dom.length, what: S.click.what};
+    const t0 = S.click.t;
+    const changes = S.events.filter(e => e[1] >= t0);
+    const regions = {};
+    for (const [kind, t, targets] of changes) {
+      for (const where of new Set(targets.map(region))) {
+        const r = regions[where] = regions[where] || {first: t - t0, last: t - t0, n: 0};
+        r.first = Math.min(r.first, t - t0); r.last = Math.max(r.last, t - t0); r.n += 1;
+      }
+    }
+    const span = ts => (ts.length ? {first: ts[0] - t0, last: ts[ts.length - 1] - t0, n: ts.length}
+                                  : {first: null, last: null, n: 0});
+    regions.ws_out = span(S.ws.out.filter(t => t >= t0));  // websocket frames sent, received
+    regions.ws_in = span(S.ws.in.filter(t => t >= t0));
+    if (!changes.length) return {click: t0, first: null, last: null, frame: null, plots: 0, n: 0, regions};
+    return {click: t0, first: changes[0][1], last: S.last, frame: S.frame,
+            plots: changes.filter(e => e[0] === 'plot').length, n: changes.length, regions};
   };
+  // O(1): polled while the page renders
   S.settled = (quiet, busyRe) => {
-    const r = S.result();
-    if (!r || r.last === null || r.frame === null) return false;
-    if (performance.now() - r.last < quiet) return false;
+    if (!S.click || S.last === null || S.last < S.click.t || S.frame === null) return false;
+    if (performance.now() - S.last < quiet) return false;
     const panel = S.root.querySelector('.pg-panel');
     return !(panel && new RegExp(busyRe).test(panel.textContent));
   };
@@ -284,6 +337,8 @@ class Click:
     frame_ms: float | None  # the animation frame after that last change: the view re-rendered
     plots: int  # plotly_afterplot events seen
     status: str  # the status line after it
+    regions: dict[str, dict[str, float]] = field(default_factory=dict)  # per part: first, last ms, n
+    extra: dict[str, Any] = field(default_factory=dict)  # what a caller adds (benchmark: frames, kernel ms)
 
 
 @dataclass
@@ -321,7 +376,7 @@ class Driver:
         idle = f"({KERNEL_IDLE_JS})()" if self.lab else "true"
         self.page.wait_for_function(
             f"([q, re]) => window.__pg.settled(q, re) && {idle}", arg=[self.quiet_ms, BOT_PLAYING],
-            timeout=self.timeout_ms, polling=50)
+            timeout=self.timeout_ms, polling=100)
 
     def click(self, target: Any, kind: str, changes_game: bool) -> Click:
         """Click ``target`` (a locator, or a callable doing the click), wait for the table to settle."""
@@ -342,7 +397,8 @@ class Driver:
         def ms(key: str) -> float | None:
             return None if r[key] is None else r[key] - r["click"]
 
-        c = Click(kind, changes_game, ms("first"), ms("last"), ms("frame"), r["plots"], self.status())
+        c = Click(kind, changes_game, ms("first"), ms("last"), ms("frame"), r["plots"], self.status(),
+                  r["regions"])
         self.clicks.append(c)
         if self.on_click is not None:
             self.on_click(c)
@@ -355,7 +411,8 @@ class Driver:
     def phase(self) -> str:
         """The panel shown: discard, opening, bidding, resources, build, power, start, over, wait."""
         for sel, name in ((".pg-ranking", "over"), ("button.pg-discard", "discard"),
-                          ("button.pg-open", "opening"), ("button.pg-plant", "opening"), ("button.pg-raise", "bidding"),
+                          ("button.pg-open", "opening"), ("button.pg-plant", "opening"),
+                          ("button.pg-raise", "bidding"),
                           ("button.pg-buy", "resources"), ("button.pg-power", "power"),
                           (".pg-outcome", "power"), ("button.pg-mark", "start")):
             if self.has(sel):
@@ -424,15 +481,17 @@ class Driver:
             self.click(self.button("pg-done"), "done", True)
 
     def _build(self) -> None:
-        for k in range(self.policy.get("cities", 1)):
+        clicked_map = not self.policy.get("map_click", True)
+        for _ in range(self.policy.get("cities", 1)):
             options = self.table.locator(".pg-panel .pg-candidates select option")
             if not options.count():
                 break
             # the Select shows no-break spaces; an option reads "Essen · 6 link + 10 house = 16"
             cities = [t.replace("\xa0", " ").split(" · ")[0].strip() for t in options.all_inner_texts()]
-            city = self.isolated_city(cities) if k % 2 == 1 and self.policy.get("map_click", True) else None
+            city = None if clicked_map else self.isolated_city(cities)
             if city is not None:
                 self.click_city(city)
+                clicked_map = True
                 continue
             self.table.locator(".pg-panel .pg-candidates select").select_option(index=0)
             self.click(self.button("pg-add"), "add", False)
@@ -445,7 +504,8 @@ class Driver:
     def _queued(self, city: str) -> None:
         queue = self.table.locator(".pg-panel .pg-queue")
         if not queue.count() or city not in queue.inner_text():
-            raise AssertionError(f"{city} is not in the build queue after the click; panel {self.panel_text()!r}")
+            raise AssertionError(f"{city} is not in the build queue after the click; "
+                                 f"panel {self.panel_text()!r}")
 
     def _power(self) -> None:
         self.click(self.button("pg-power"), "power", True)
@@ -467,8 +527,10 @@ class Driver:
         """Page coordinates of every city marker on the table's map (from the plotly axes)."""
         return {c: (xy[0], xy[1]) for c, xy in self.table.evaluate(self.CITY_XY_JS).items()}
 
-    def isolated_city(self, cities: list[str], gap: float = 14) -> str | None:
-        """The first of ``cities`` whose marker is at least ``gap`` px from every other city (a sure hit)."""
+    def isolated_city(self, cities: list[str], gap: float = 20) -> str | None:
+        """The first of ``cities`` whose marker is at least ``gap`` px from every other city: a sure hit
+        (plotly gives a click to the nearest hoverable point; overlapping markers, or a link-cost label
+        between two close cities, would tie with it)."""
         self.table.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
         pts = self.city_points()
         for c in cities:

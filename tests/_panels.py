@@ -12,6 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget import CallbackDispatcher
+from plotly.callbacks import Points
 
 from powergrid_nb import Game, new_game
 from powergrid_nb.bots import RandomBot, play
@@ -21,6 +24,25 @@ YOU = "You"
 NAMES = [YOU, "Bo", "Cy"]
 YOU_FIRST = 5  # seed: player order You, Cy, Bo (You opens round 1)
 BOTS_FIRST = 2  # seed: player order Bo, Cy, You (the bots open round 1)
+
+
+@pytest.fixture(autouse=True)
+def click_errors_fail():
+    """A click handler that raises fails the test (ipywidgets only logs it, as a kernel would show it).
+
+    Autouse in every test module that imports it.
+    """
+
+    def call(self: CallbackDispatcher, *args: Any, **kwargs: Any) -> Any:
+        value = None
+        for callback in self.callbacks:
+            local = callback(*args, **kwargs)
+            value = local if local is not None else value
+        return value
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(CallbackDispatcher, "__call__", call)
+        yield
 
 
 def walk(widget: Any) -> Iterator[Any]:
@@ -103,3 +125,25 @@ def click_randomly(table: Table, rng: random.Random) -> None:
         c.value = not c.value
     else:
         c.click()
+
+
+def click_city(table: Table, city: str) -> None:
+    """Click a city on the table's map (the plotly click of its marker)."""
+    for trace in table.board.map.data:
+        if trace.legendgroup == "regions" and city in trace.text:
+            trace._dispatch_on_click(Points(point_inds=[list(trace.text).index(city)]), None)
+            return
+    raise AssertionError(f"no city {city!r} on the map")
+
+
+def click_plant_card(table: Table, plant: int) -> None:
+    """Click a plant card of the current market in the plant-market tab."""
+    trace = table.board.figures["Plant market"].data[0]
+    cards = [int(c[0]) for c in trace.customdata]
+    trace._dispatch_on_click(Points(point_inds=[cards.index(plant)]), None)
+
+
+def plan_labels(table: Table) -> tuple[str, ...]:
+    """The numbered plan markers the map shows (the build queue)."""
+    trace = next(t for t in table.board.map.data if t.name == "plan order")
+    return tuple(trace.text or ())

@@ -10,16 +10,33 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
+
+
+def shared(kind: type[w.Widget], **traits: Any) -> w.Widget:
+    """One ``Layout`` or style widget per distinct setting, reused by every button and label.
+
+    Each ipywidgets control otherwise brings its own layout and style models: a panel re-render opened
+    three models per control (three comm messages, three front-end models to build) and, as replaced
+    panels close only their controls, left the other two behind. Never mutate a shared one."""
+    key = (kind, tuple(sorted(traits.items())))
+    obj = _SHARED.get(key)
+    if obj is None or getattr(obj, "comm", True) is None:  # closed (e.g. by Widget.close_all())
+        obj = _SHARED[key] = kind(**traits)
+    return obj
+
+
+_SHARED: dict[tuple, w.Widget] = {}
 
 
 def button(text: str, cls: str, on_click: Callable[[], Any] | None = None, *, style: str = "",
            tooltip: str = "", disabled: bool = False, width: str | None = None) -> w.Button:
     """A button with a ``pg-…`` class whose click calls ``on_click()``."""
     b = w.Button(description=text, button_style=style, tooltip=tooltip or text, disabled=disabled,
-                 layout=w.Layout(width=width) if width else w.Layout(width="auto"))
-    b.add_class(cls)
+                 layout=shared(w.Layout, width=width or "auto"), style=shared(w.ButtonStyle),
+                 _dom_classes=(cls,))  # in the opening state: add_class() would send one more message
     if on_click is not None:
         b.on_click(lambda _b: on_click())
     return b
@@ -27,10 +44,8 @@ def button(text: str, cls: str, on_click: Callable[[], Any] | None = None, *, st
 
 def label(value: str = "", cls: str = "", **layout: Any) -> w.HTML:
     """An HTML label; ``value`` is HTML (escape user text with :func:`esc`)."""
-    h = w.HTML(value, layout=w.Layout(**layout))
-    if cls:
-        h.add_class(cls)
-    return h
+    return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle),
+                  _dom_classes=(cls,) if cls else ())
 
 
 def esc(text: Any) -> str:
@@ -42,7 +57,7 @@ def note(text: str, colour: str = INFO) -> str:
 
 
 def heading(text: str) -> w.HTML:
-    return w.HTML(f"<b style='font-size:1.1em'>{esc(text)}</b>")
+    return label(f"<b style='font-size:1.1em'>{esc(text)}</b>")
 
 
 def with_class(widget: w.Widget, cls: str) -> w.Widget:
@@ -51,9 +66,15 @@ def with_class(widget: w.Widget, cls: str) -> w.Widget:
 
 
 def close_tree(widget: w.Widget) -> None:
-    """Close a widget and everything inside it (frees the browser-side views of a replaced panel)."""
+    """Close a widget and everything inside it, with their own layout and style models (frees the
+    front-end models and views of a replaced panel; the :func:`shared` ones stay)."""
     for child in getattr(widget, "children", ()):
         close_tree(child)
+    keep = set(map(id, _SHARED.values()))
+    for attr in ("layout", "style"):
+        part = getattr(widget, attr, None)
+        if isinstance(part, w.Widget) and id(part) not in keep:
+            part.close()
     widget.close()
 
 

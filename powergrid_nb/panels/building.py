@@ -51,8 +51,8 @@ class BuildPanel(PhasePanel):
         options.sort()
         kids: list[w.Widget] = [heading(f"{player}: build ({money} Elektro)")]
         if options:
-            labels = [(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}", c)
-                      for _, c, s in options]
+            labels = [(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}"
+                       + (f" (from {s.path[0]})" if len(s.path) > 1 else ""), c) for _, c, s in options]
             pick = with_class(w.Select(options=labels,
                                        rows=min(8, len(options)), layout=w.Layout(width="100%")),
                               "pg-candidates")
@@ -111,6 +111,8 @@ class BuildPanel(PhasePanel):
 
     def _build(self) -> None:
         g = self.table.game
+        if not self.queue:  # a second click on the button of a panel already built (a double click)
+            return
         queue, self.queue = self.queue, []
         if not self.table.submit(Build(g.current_player, *queue)):
             self.queue = queue

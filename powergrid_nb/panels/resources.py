@@ -90,4 +90,6 @@ class ResourcesPanel(PhasePanel):
 
     def _buy(self) -> None:
         g = self.table.game
+        if not any(self.amounts.values()):  # a second click on the button of a panel already bought
+            return
         self.table.submit(BuyResources(g.current_player, **self.amounts))

@@ -55,6 +55,8 @@ class Toolbar:
                                 "pg-pause")
         self.pause.observe(lambda c: table.pause(c["new"]), names="value")
         self.seats = w.HBox()
+        self.seat_boxes: dict[str, w.Dropdown] = {}
+        self._syncing = False
         self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.upload]),
                               w.HBox([label("<b>Seats</b>"), self.seats, self.delay, self.pause],
                                      layout=w.Layout(align_items="center", flex_flow="row wrap"))])
@@ -72,15 +74,26 @@ class Toolbar:
             d = with_class(w.Dropdown(options=options, value=value, description=p,
                                       layout=w.Layout(width="190px"), style={"description_width": "60px"}),
                            f"pg-seat-{p}")
-            d.observe(lambda c, p=p: self.table.set_seat(p, c["new"]), names="value")
+            d.observe(lambda c, p=p: self._syncing or self.table.set_seat(p, c["new"]), names="value")
             boxes.append(d)
         self.seats.children = boxes
+        self.seat_boxes = dict(zip(g.players, boxes, strict=True))
+        self.delay.value = self.table.delay  # the setup form's delay (the slider was made before it)
 
     def refresh(self) -> None:
         g = self.table.game
         self.undo.disabled = g is None or not g.actions
         if self.pause.value != self.table.paused:
             self.pause.value = self.table.paused
+        self._syncing = True  # show seats handed over by code (table.set_seat), without handing them again
+        try:
+            for p, d in self.seat_boxes.items():
+                values = [v for _, v in d.options]
+                want = next((v for v in (self.table.seat(p), self.table.bots.get(p)) if v in values), d.value)
+                if d.value != want:
+                    d.value = want
+        finally:
+            self._syncing = False
 
     def _save(self) -> None:
         try:
