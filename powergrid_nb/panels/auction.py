@@ -8,7 +8,7 @@ import ipywidgets as w
 
 from ..actions import Bid, Discard, Open, Pass
 from ..plants import PLANTS
-from ._widgets import PhasePanel, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -100,6 +100,14 @@ class AuctionPanel(PhasePanel):
         if self._running(g) is not None:
             self.table.say(f"plant {plant}: an auction is running; bid or pass", "#333333")
             return
+        if plant not in g.current_market():
+            self.table.say(f"plant {plant} is not in the current market (R12)", ERROR)
+            return
+        if not any(isinstance(a, Open) and a.plant == plant for a in g.legal_actions()):
+            self.table.say(f"{esc(g.current_player)} cannot pay the minimum bid of {g.min_bid(plant)} "
+                           f"for plant {plant} (R31)", ERROR)
+            return
+        self.table.say("")
         self.selected = plant
         self.rerender()
 

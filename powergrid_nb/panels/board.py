@@ -60,13 +60,19 @@ class Board:
         self.table = table
         self.game = g
         self.keys: dict[str, Hashable] = {}
-        base = views.map_figure(g, player=table.viewer(), height=height)
+        # a fixed title (the status line has round and phase): the map changes only with houses,
+        # the step, the viewer and the build queue
+        base = views.map_figure(g, player=table.viewer(), height=height, title=g.map.title,
+                                link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = go.FigureWidget(base)
         keep_state(self.map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
+            elif trace.legendgroup in ("slots", "players") and trace.hoverinfo != "skip":
+                trace.on_click(self._slot_click)  # a slot or a house is a click on its city
+        self.keys["map"] = self._key("map")  # just built: the first refresh need not redo it
         self.figures: dict[str, go.FigureWidget | None] = dict.fromkeys(TABS)
         self.builders: dict[str, Callable[[Game], go.Figure]] = {
             "Plant market": lambda g: views.plants_figure(g, height=430),
@@ -83,8 +89,8 @@ class Board:
         who = t.viewer()
         if name == "map":
             houses = tuple(tuple(g.cities_of(p)) for p in g.players)
-            money = g.money(who) if who is not None and g.phase == 4 else None
-            return (g.round, g.step, g.phase, who, money, houses, tuple(t.plan()), g.is_over)
+            marks = len(g.actions) if g.phase == 0 else 0  # start-city marks (R134)
+            return (g.step, who, houses, marks, tuple(t.plan()), g.is_over)
         if name == "Plant market":
             pf = g.plants_frame()
             running = pf[pf["in_auction"]]
@@ -131,6 +137,10 @@ class Board:
     def _city_click(self, trace: Any, points: Any, _state: Any) -> None:
         for i in points.point_inds:
             self.table.city_clicked(str(trace.text[i]))
+
+    def _slot_click(self, trace: Any, points: Any, _state: Any) -> None:
+        for i in points.point_inds:
+            self.table.city_clicked(str(trace.customdata[i][0]))
 
     def _plant_click(self, trace: Any, points: Any, _state: Any) -> None:
         for i in points.point_inds:

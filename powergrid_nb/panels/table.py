@@ -116,6 +116,7 @@ class Table(w.VBox):
         if unknown:
             raise ValueError(f"bots for unknown players {sorted(unknown)}; players: {game.players}")
         self.game = game
+        self.paused = False
         self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
         if self.board is not None:
             self.board.close()

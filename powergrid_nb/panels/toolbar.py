@@ -20,6 +20,8 @@ def _line(e: Any) -> str:
     if e.player is None:
         if e.kind == "phase":
             return f"<i>— {esc(e.detail)} —</i>"
+        if e.kind == "market":
+            return esc(f"plant market: {e.detail}")
         return esc(f"{e.kind}: {e.detail}" if e.detail else f"{e.kind} {e.amount}")
     if e.detail.startswith(f"{e.player}:"):
         return f"<b>{esc(e.detail)}</b>"

@@ -134,7 +134,7 @@ def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | 
     return traces
 
 
-def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool) -> list[go.Scatter]:
+def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool, hover: bool = True) -> list[go.Scatter]:
     """Links in play, links outside it (faded), and the cost label at each link's midpoint."""
     traces = []
     for playing, name in ((False, "links (not in play)"), (True, "links")):
@@ -156,6 +156,7 @@ def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool) -> list[go.Scat
         customdata=[[a, b, int(c)] for a, b, c in zip(rows["city_a"], rows["city_b"], rows["cost"],
                                                      strict=True)],
         hovertemplate="%{customdata[0]} – %{customdata[1]}: %{customdata[2]} Elektro<extra></extra>",
+        hoverinfo=None if hover else "skip",
         textfont=dict(size=11, weight="bold",
                       color=["#505050" if p else "#C4C4C4" for p in rows["in_play"]])))
     return traces
@@ -260,10 +261,14 @@ def _plan_traces(g: Game, who: str | None, steps: list[PlanStep]) -> tuple[list[
 
 @view("map")
 def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None = None,
-               plan: list[str] | None = None, show_costs: bool = True, height: int = 700) -> go.Figure:
+               plan: list[str] | None = None, show_costs: bool = True, height: int = 700,
+               title: str | None = None, link_hover: bool = True) -> go.Figure:
     """The board: cities by region, links and costs, houses by slot, and optionally the build costs
     for ``player`` (hover), highlighted ``networks`` and a ``plan`` of cities to build in order
-    (for ``player``, default the player to act)."""
+    (for ``player``, default the player to act).
+
+    ``title``: instead of the map, round, step and phase (a fixed one changes less often);
+    ``link_hover=False``: the link-cost labels take no hovers or clicks (cities near them do)."""
     cities = g.cities_frame(player)
     links = g.connections_frame()
     slots = [c for c in cities.columns if c.startswith("slot_")]
@@ -276,10 +281,12 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
         else:
             steps = g.plan_build(who, list(plan))
     plan_traces, lines = _plan_traces(g, who, steps)
-    fig = go.Figure([*_link_traces(g, links, show_costs), *_network_traces(g, links, list(networks or [])),
-                     *plan_traces[:1], *_city_traces(g, cities, slots, player, label_size(g, height)),
+    fig = go.Figure([*_link_traces(g, links, show_costs, link_hover),
+                     *_network_traces(g, links, list(networks or [])), *plan_traces[:1],
+                     *_city_traces(g, cities, slots, player, label_size(g, height)),
                      *_slot_traces(g, cities, slots), *_house_traces(g, cities, slots), *plan_traces[1:]])
-    title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
+    if title is None:
+        title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
     base_layout(fig, title, height=height, hovermode="closest",
                 legend=dict(groupclick="toggleitem", itemsizing="constant"))
     # Always exactly one annotation (hidden when empty), so update() can refresh it in place.
