@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ._base import base_layout, participants, player_color, player_symbol, view
+from ._base import base_layout, new_figure, participants, player_color, player_symbol, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -281,7 +281,7 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
         else:
             steps = g.plan_build(who, list(plan))
     plan_traces, lines = _plan_traces(g, who, steps)
-    fig = go.Figure([*_link_traces(g, links, show_costs, link_hover),
+    fig = new_figure([*_link_traces(g, links, show_costs, link_hover),
                      *_network_traces(g, links, list(networks or [])), *plan_traces[:1],
                      *_city_traces(g, cities, slots, player, label_size(g, height)),
                      *_slot_traces(g, cities, slots), *_house_traces(g, cities, slots), *plan_traces[1:]])

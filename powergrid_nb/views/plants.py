@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ._base import RESOURCE_COLORS, base_layout, player_color, view
+from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -157,7 +157,7 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             pts["y"].append(cy)
             pts["text"].append(_hover(row))
             pts["cd"].append([int(row["plant"]), int(row["min_bid"]), bool(row["discounted"])])
-    fig = go.Figure()
+    fig = new_figure()
     for key, name in (("current", "current market"), ("future", "future market"), ("step3", "Step 3 card")):
         pts = points[key]
         hover = dict(hovertemplate=STEP3_HOVER) if key == "step3" else \
