@@ -79,7 +79,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             seconds = _lab.open_play_notebook(page, srv)
             print(f"server up in {srv.started:.1f}s, notebook run in {seconds:.1f}s")
             assert _lab.cell_errors(page) == [], "a notebook cell failed"
-            assert page.locator(".pg-table").count() >= 2, "Run All should show the form and the demo game"
+            assert page.locator(".pg-table").count() == 1, "Run All should show the setup form's table"
             table = page.locator(".pg-table").first
             page.screenshot(path=str(SHOTS / "lab_01_form.png"))
 

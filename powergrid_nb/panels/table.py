@@ -125,7 +125,8 @@ class Table(w.VBox):
         right = w.VBox([self.actions, self.message, self.log_view],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
         self.children = [self.status, self.toolbar.widget,
-                         w.HBox([self.board.map, right], layout=w.Layout(width="100%")),
+                         w.HBox([w.Box([self.board.map], layout=w.Layout(flex="1 1 auto", min_width="520px")),
+                                 right], layout=w.Layout(width="100%")),
                          self.board.tabs]
         self.say("")
         self.refresh()

@@ -22,15 +22,19 @@ def _line(e: Any) -> str:
             return f"<i>— {esc(e.detail)} —</i>"
         if e.kind == "market":
             return esc(f"plant market: {e.detail}")
+        if e.kind == "refill":
+            return esc(f"refill: {e.amount} {e.detail}")
         return esc(f"{e.kind}: {e.detail}" if e.detail else f"{e.kind} {e.amount}")
     if e.detail.startswith(f"{e.player}:"):
         return f"<b>{esc(e.detail)}</b>"
-    return esc(f"{e.player}: {e.kind} {e.amount}" + (f" ({e.detail})" if e.detail else ""))
+    verb = {"pay": "pays", "income": "earns"}.get(e.kind, e.kind)
+    amount = abs(e.amount) if e.kind == "pay" else e.amount
+    return esc(f"{e.player}: {verb} {amount}" + (f" ({e.detail})" if e.detail else ""))
 
 
 def log_html(g: Game, n: int = LOG_LINES) -> str:
     """The last ``n`` events of the history, newest last."""
-    items = "".join(f"<div>R{e.round} {_line(e)}</div>" for e in g.history[-n:])
+    items = "".join(f"<div style='line-height:1.35'>R{e.round} {_line(e)}</div>" for e in g.history[-n:])
     return (f"<details open><summary><b>Game log</b></summary><div style='font-size:0.9em;"
             f"max-height:280px;overflow-y:auto'>{items}</div></details>")
 
