@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import _lab  # noqa: E402  (tests/_lab.py: servers, browser and the panel driver, shared with the tests)
+from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py)
 
 TARGET_MS = 150.0
 GAME_KINDS = ("open", "bid", "pass", "discard", "buy", "done", "build", "power", "mark")
@@ -95,14 +96,6 @@ def pct(values: list[float], q: float) -> float:
     return s[max(0, min(len(s) - 1, round(q / 100 * len(s) + 0.5) - 1))]
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def versions() -> str:

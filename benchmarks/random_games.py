@@ -38,6 +38,8 @@ except ImportError:  # running from a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
 
+from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py, beside this script)
+
 from powergrid_nb import new_game
 
 MAX_DECISIONS = 200_000  # a random game that runs longer than this is a bug, not a slow game
@@ -216,14 +218,6 @@ def max_rss_kib() -> int:
     return rss // 1024 if sys.platform == "darwin" else rss  # bytes on macOS, KiB on Linux
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
 
 
 def environment() -> dict[str, Any]:

@@ -30,20 +30,11 @@ except ImportError:  # a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
 
+from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py, beside this script)
 from pandas.testing import assert_frame_equal
 
 from powergrid_nb.bots import BOTS
 from powergrid_nb.simulation import simulate
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
 
 
 def timed(spec: dict, games: int, seed: int, **kw) -> tuple[float, object]:
