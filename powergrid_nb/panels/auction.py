@@ -48,9 +48,8 @@ class AuctionPanel(PhasePanel):
             return self._bidding(g, player, legal, running)
         return self._opening(g, player, legal)
 
-    @staticmethod
-    def _running(g: Game) -> tuple[int, int, str] | None:
-        pf = g.plants_frame()
+    def _running(self, g: Game) -> tuple[int, int, str] | None:
+        pf = self.table.frame("plants")
         rows = pf[pf["in_auction"]]
         if rows.empty:
             return None
@@ -115,7 +114,7 @@ class AuctionPanel(PhasePanel):
     def _bidding(self, g: Game, player: str, legal: list[Any], running: tuple[int, int, str]
                  ) -> list[w.Widget]:
         plant, high, leader = running
-        pf = g.players_frame()
+        pf = self.table.frame("players")
         still = [str(p) for p in pf.index[pf["still_in_auction"]] if p != g.trust]
         kids: list[w.Widget] = [
             heading(f"Auction of plant {plant}"),

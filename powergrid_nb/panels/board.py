@@ -92,7 +92,7 @@ class Board:
             marks = len(g.actions) if g.phase == 0 else 0  # start-city marks (R134)
             return (g.step, who, houses, marks, tuple(t.plan()), g.is_over)
         if name == "Plant market":
-            pf = g.plants_frame()
+            pf = t.frame("plants")
             running = pf[pf["in_auction"]]
             bid = tuple(running[["plant", "high_bid", "leader"]].astype(str).iloc[0]) if len(running) else ()
             return (g.step, tuple(g.current_market()), tuple(g.future_market()), bid, g.round)

@@ -63,6 +63,7 @@ class Table(w.VBox):
             0: StartCitiesPanel(self), 2: AuctionPanel(self), 3: ResourcesPanel(self),
             4: BuildPanel(self), 5: PowerPanel(self)}
         self._over = GameOverPanel(self)
+        self._frames: dict[str, Any] = {}
         self.status = label(cls="pg-status")
         self.message = label(cls="pg-message")
         self.actions = w.VBox(layout=w.Layout(min_width="380px", max_width="460px"))
@@ -116,6 +117,7 @@ class Table(w.VBox):
         if unknown:
             raise ValueError(f"bots for unknown players {sorted(unknown)}; players: {game.players}")
         self.game = game
+        self._frames.clear()
         self.paused = False
         self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
         if self.board is not None:
@@ -191,9 +193,16 @@ class Table(w.VBox):
         self.message.value = note(text, colour) if text else ""
 
     # --- refresh ---------------------------------------------------------------------------------
+    def frame(self, name: str) -> Any:
+        """``game.<name>_frame()``, built once per refresh (the panel and the views' keys share it)."""
+        if name not in self._frames:
+            self._frames[name] = getattr(self.game, f"{name}_frame")()
+        return self._frames[name]
+
     def refresh(self) -> None:
         """Bring status, panel, views and log up to date with the game."""
         g = self.game
+        self._frames.clear()
         if g is None:
             return
         who = g.current_player
