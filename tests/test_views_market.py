@@ -291,7 +291,7 @@ def test_R28_running_auction_highlighted():
     assert "auction: plant 15, Bo leads at 18" in fig.layout.title.text
     (gold,) = [s for s in fig.layout.shapes if s.line.width == 6]
     assert gold.x0 == pytest.approx(2.05)  # the third card of the current market
-    assert "auction: Bo leads at 18" in [t for t in fig.data[0].hovertext if "plant 15</b>" in t][0]
+    assert "under auction now" in [t for t in fig.data[0].hovertext if "plant 15</b>" in t][0]
 
 
 def test_plant_card_economics_text():

@@ -78,8 +78,8 @@ def _hover(row: pd.Series) -> str:
                                            f"{cost} Elektro, {row['fuel_cost_per_city']:.2f} per city"
                                            if cost else "not enough on the market"),
              "can be opened now: " + ("yes" if row["biddable_now"] else "no")]
-    if row["in_auction"]:
-        lines.append(f"auction: {row['leader']} leads at {int(row['high_bid'])}")
+    if row["in_auction"]:  # the bid is on the card's badge: a hover that changes with it redraws the plot
+        lines.append("under auction now (the high bid is on the card)")
     return "<br>".join(lines)
 
 
