@@ -7,10 +7,11 @@ to skip the browser tests on a machine without a browser; otherwise a missing br
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -165,3 +166,16 @@ def render(browser: Any, html: Path, png: Path, *, width: int = 1200, height: in
         page.close()
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Debian chromium (a Playwright Browser); closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

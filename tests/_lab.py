@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _browser import CHROMIUM, CHROMIUM_ARGS  # tests/ is on sys.path (pytest's rootdir insertion, or ours)
+# tests/ is on sys.path (pytest's rootdir insertion, or the benchmark's); re-exported for the benchmark
+from _browser import CHROMIUM, chromium  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -168,19 +169,6 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
         stop(proc)
         out.close()
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def chromium() -> Iterator[Any]:
-    """A headless Debian chromium (a Playwright Browser); closed on exit."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 # ------------------------------------------------------------------------------------------- notebook

@@ -19,14 +19,13 @@ from pathlib import Path
 import pytest
 from _browser import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     NO_BROWSER_ENV,
     STATES,
     VIEW_MODULES,
     as_figure,
     available_views,
     browser_problem,
+    chromium,
     mid_game_usa,
     render,
     require_browser,
@@ -47,14 +46,8 @@ def browser():
     if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
         yield None
         return
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture(scope="module")
