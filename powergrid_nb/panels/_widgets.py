@@ -37,9 +37,14 @@ def button(text: str, cls: str, on_click: Callable[[], Any] | None = None, *, st
     b = w.Button(description=text, button_style=style, tooltip=tooltip or text, disabled=disabled,
                  layout=shared(w.Layout, width=width or "auto"), style=shared(w.ButtonStyle),
                  _dom_classes=(cls,))  # in the opening state: add_class() would send one more message
-    if on_click is not None:
-        b.on_click(lambda _b: on_click())
+    b._pg_on_click = on_click  # read at click time: reuse() hands a shown button a new render's action
+    b.on_click(_clicked)
     return b
+
+
+def _clicked(b: w.Button) -> None:
+    if b._pg_on_click is not None:
+        b._pg_on_click()
 
 
 def label(value: str = "", cls: str = "", **layout: Any) -> w.HTML:
@@ -65,17 +70,59 @@ def with_class(widget: w.Widget, cls: str) -> w.Widget:
     return widget
 
 
-def close_tree(widget: w.Widget) -> None:
-    """Close a widget and everything inside it, with their own layout and style models (frees the
-    front-end models and views of a replaced panel; the :func:`shared` ones stay)."""
-    for child in getattr(widget, "children", ()):
-        close_tree(child)
-    keep = set(map(id, _SHARED.values()))
-    for attr in ("layout", "style"):
-        part = getattr(widget, attr, None)
-        if isinstance(part, w.Widget) and id(part) not in keep:
-            part.close()
-    widget.close()
+def tree(widgets: tuple[w.Widget, ...] | list[w.Widget]) -> list[w.Widget]:
+    """Every widget in these trees, with their layout and style models."""
+    out: list[w.Widget] = []
+    todo = list(widgets)
+    while todo:
+        x = todo.pop()
+        out.append(x)
+        out.extend(p for p in (getattr(x, "layout", None), getattr(x, "style", None))
+                   if isinstance(p, w.Widget))
+        todo.extend(getattr(x, "children", ()))
+    return out
+
+
+def close_all(widgets: list[w.Widget], keep: set[int]) -> None:
+    """Close the widgets (a :func:`tree`) not in ``keep`` (ids) nor :func:`shared`: frees the
+    front-end models and views of a replaced panel (ipywidgets' close() leaves layout and style)."""
+    keep = keep | set(map(id, _SHARED.values()))
+    for x in widgets:
+        if id(x) not in keep:
+            keep.add(id(x))  # once
+            x.close()
+
+
+_SAME = {w.Button: ("description", "disabled", "button_style", "tooltip", "icon", "layout", "style"),
+         w.HTML: ("value", "layout", "style")}
+
+
+def reuse(old: w.Widget | None, new: w.Widget, kept: set[int]) -> w.Widget:
+    """What to show for ``new``: ``old`` made to look like it when both are the same kind of box,
+    button or label (the browser then keeps its views instead of building new ones), else ``new``.
+
+    A reused button takes the new one's action; ``kept`` collects the old widgets kept."""
+    kind = type(new)
+    if (old is None or type(old) is not kind or id(old) in kept or old._dom_classes != new._dom_classes
+            or (kind is w.Button and not hasattr(new, "_pg_on_click"))):
+        return new
+    if kind in (w.HBox, w.VBox, w.Box):
+        if old.layout.get_state() != new.layout.get_state():
+            return new
+        olds = list(old.children)
+        kids = tuple(reuse(olds[i] if i < len(olds) else None, n, kept) for i, n in enumerate(new.children))
+        if tuple(old.children) != kids:
+            old.children = kids
+    elif kind in _SAME:
+        for trait in _SAME[kind]:
+            if getattr(old, trait) is not getattr(new, trait) and getattr(old, trait) != getattr(new, trait):
+                setattr(old, trait, getattr(new, trait))
+        if kind is w.Button:
+            old._pg_on_click = new._pg_on_click
+    else:
+        return new
+    kept.add(id(old))
+    return old
 
 
 class PhasePanel:
@@ -94,6 +141,12 @@ class PhasePanel:
     def rerender(self) -> None:
         """Show this panel again after a pending choice changed (no engine action)."""
         self.table.show_panel()
+
+    def shown(self, cls: str) -> w.Widget | None:
+        """The widget with class ``cls`` the table shows now (a render's own may have been
+        replaced by the one already shown, see :func:`reuse`)."""
+        return next((x for x in tree(self.table.actions.children) if cls in getattr(x, "_dom_classes", ())),
+                    None)
 
     def plan(self) -> list[str]:
         """Cities to preview on the map (the build queue)."""

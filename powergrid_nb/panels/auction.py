@@ -82,10 +82,10 @@ class AuctionPanel(PhasePanel):
             amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
                                                  description="Bid", layout=w.Layout(width="170px")),
                                 "pg-bid-amount")
-            go = button(f"Open plant {self.selected} at {bids[0]}", "pg-open", style="success")
-            amount.observe(lambda c: setattr(go, "description", f"Open plant {self.selected} at {c['new']}"),
+            go = button(f"Open plant {self.selected} at {bids[0]}", "pg-open",
+                        lambda: self.table.submit(Open(player, self.selected, amount.value)), style="success")
+            amount.observe(lambda c: self._relabel("pg-open", f"Open plant {self.selected} at {c['new']}"),
                            names="value")
-            go.on_click(lambda _b: self.table.submit(Open(player, self.selected, amount.value)))
             kids.append(w.HBox([amount, go]))
         if can_pass:
             kids.append(button("Pass (no plant this round)", "pg-pass",
@@ -110,6 +110,11 @@ class AuctionPanel(PhasePanel):
         self.selected = plant
         self.rerender()
 
+    def _relabel(self, cls: str, text: str) -> None:
+        b = self.shown(cls)
+        if b is not None:
+            b.description = text
+
     # --- an auction in progress --------------------------------------------------------------------
     def _bidding(self, g: Game, player: str, legal: list[Any], running: tuple[int, int, str]
                  ) -> list[w.Widget]:
@@ -125,9 +130,9 @@ class AuctionPanel(PhasePanel):
             amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
                                                  description="Bid", layout=w.Layout(width="170px")),
                                 "pg-bid-amount")
-            raise_ = button(f"Bid {bids[0]}", "pg-raise", style="success")
-            amount.observe(lambda c: setattr(raise_, "description", f"Bid {c['new']}"), names="value")
-            raise_.on_click(lambda _b: self.table.submit(Bid(player, amount.value)))
+            raise_ = button(f"Bid {bids[0]}", "pg-raise",
+                            lambda: self.table.submit(Bid(player, amount.value)), style="success")
+            amount.observe(lambda c: self._relabel("pg-raise", f"Bid {c['new']}"), names="value")
             kids.append(w.HBox([amount, raise_]))
         else:
             kids.append(label(note(f"{esc(player)} cannot bid more than {g.money(player)} Elektro.")))

@@ -15,7 +15,7 @@ import ipywidgets as w
 from ..bots import BOTS, Bot, make_bot
 from ..errors import PowerGridError
 from ..views.dashboard import status_text
-from ._widgets import ERROR, INFO, OK, PhasePanel, close_tree, esc, label, note
+from ._widgets import ERROR, INFO, OK, PhasePanel, close_all, esc, label, note, reuse, tree
 from .auction import AuctionPanel
 from .board import Board
 from .building import BuildPanel, StartCitiesPanel
@@ -244,9 +244,12 @@ class Table(w.VBox):
         else:
             kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
         old = self.actions.children
-        self.actions.children = kids
-        for c in old:
-            close_tree(c)
+        before = tree(old)  # now: reuse() changes the children of the boxes it keeps
+        kept: set[int] = set()
+        shown = tuple(reuse(old[i] if i < len(old) else None, k, kept) for i, k in enumerate(kids))
+        if shown != old:
+            self.actions.children = shown
+        close_all(before + tree(kids), {id(x) for x in tree(shown)})
 
     def plan(self) -> list[str]:
         return self._panel.plan() if self._panel is not None else []
