@@ -393,3 +393,14 @@ def test_open_auction_submits_the_chosen_plant_and_bid():
     n = len(g.actions)
     click(t, "pg-open")
     assert g.actions[n] == Open(YOU, plant, g.actions[n].bid)
+
+
+def test_the_map_shows_the_trusts_houses_as_it_builds_R132():
+    g = new_game([YOU, "Bo"], edition="recharged", seed=3)
+    t = Table(g, bots={"Bo": "random"}, delay=0)
+    rng = random.Random(0)
+    while not g.is_over and len(g.cities_of(g.trust)) < 3:
+        click_randomly(t, rng)
+    (trust,) = [tr for tr in t.board.map.data if tr.name == g.trust and tr.legendgroup == "players"
+                and tr.customdata]
+    assert sorted(c for c, _slot in trust.customdata) == sorted(g.cities_of(g.trust))

@@ -15,6 +15,7 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from .. import views
+from ..views._base import participants
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -87,8 +88,9 @@ class Board:
     def _key(self, name: str) -> Hashable:
         g, t = self.game, self.table
         who = t.viewer()
+        everyone = participants(g)  # the Trust builds and holds tokens too (R128-R133)
         if name == "map":
-            houses = tuple(tuple(g.cities_of(p)) for p in g.players)
+            houses = tuple(tuple(g.cities_of(p)) for p in everyone)
             marks = len(g.actions) if g.phase == 0 else 0  # start-city marks (R134)
             return (g.step, who, houses, marks, tuple(t.plan()), g.is_over)
         if name == "Plant market":
@@ -96,13 +98,13 @@ class Board:
             running = pf[pf["in_auction"]]
             bid = tuple(running[["plant", "high_bid", "leader"]].astype(str).iloc[0]) if len(running) else ()
             return (g.step, tuple(g.current_market()), tuple(g.future_market()), bid, g.round)
-        tokens = tuple(tuple(g.tokens_of(p).values()) for p in g.players)
+        tokens = tuple(tuple(g.tokens_of(p).values()) for p in everyone)
         if name == "Resources":
             return (g.round, g.phase, g.step, who, tokens)
         if name == "Players":
             return (g.round, g.phase, g.current_player, tokens, tuple(map(g.money, g.players)),
-                    tuple(tuple(g.plants_of(p)) for p in g.players),
-                    tuple(len(g.cities_of(p)) for p in g.players))
+                    tuple(tuple(g.plants_of(p)) for p in everyone),
+                    tuple(len(g.cities_of(p)) for p in everyone))
         return (g.round, g.is_over)  # History: per round
 
     def _stale(self, name: str) -> bool:
