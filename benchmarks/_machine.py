@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import os
 import platform
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -15,3 +18,17 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine() or "unknown"
+
+
+def cores() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 0
+
+
+def nearest_rank(values: Iterable[float], q: float) -> float:
+    """The nearest-rank percentile ``q`` (0 to 1) of the values: the ceil(q·n)-th smallest."""
+    s = sorted(values)
+    return s[max(0, math.ceil(q * len(s)) - 1)]

@@ -17,7 +17,6 @@ Run: ``.venv/bin/python benchmarks/planner.py [--positions N] [--seed S]``.
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 import random
 import sys
@@ -29,6 +28,8 @@ try:
 except ImportError:  # running from a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
+
+from _machine import nearest_rank  # noqa: E402  (benchmarks/_machine.py, beside this script)
 
 from powergrid_nb import Game, new_game
 from powergrid_nb.maps import load_map
@@ -89,7 +90,7 @@ def position(seed: int, game_map: dict) -> tuple[Game, str]:
 def stats(ms: list[float]) -> tuple[float, float, float]:
     xs = sorted(ms)
     med = (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
-    p95 = xs[max(0, math.ceil(0.95 * len(xs)) - 1)]
+    p95 = nearest_rank(xs, 0.95)
     return med, p95, xs[-1]
 
 

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 import _lab  # noqa: E402  (tests/_lab.py: servers, browser and the panel driver, shared with the tests)
-from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py)
+from _machine import cpu_model, nearest_rank  # noqa: E402  (benchmarks/_machine.py)
 
 TARGET_MS = 150.0
 GAME_KINDS = ("open", "bid", "pass", "discard", "buy", "done", "build", "power", "mark")
@@ -88,14 +88,6 @@ _pg_kernel
 PROFILE = '''\
 import cProfile as _pg_cprofile
 _pg_profile = _pg_cprofile.Profile()'''
-
-
-def pct(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100)."""
-    s = sorted(values)
-    return s[max(0, min(len(s) - 1, round(q / 100 * len(s) + 0.5) - 1))]
-
-
 
 
 def versions() -> str:
@@ -271,7 +263,7 @@ def row(name: str, cs: list[_lab.Click]) -> str:
         return lambda c: c.regions.get(part, {}).get(key)
 
     rendered = [c.frame_ms for c in cs if c.frame_ms is not None]
-    return (f"{name:<9}{len(cs):>4} {statistics.median(rendered):9.0f} {pct(rendered, 95):7.0f} "
+    return (f"{name:<9}{len(cs):>4} {statistics.median(rendered):9.0f} {nearest_rank(rendered, 0.95):7.0f} "
             f"{med(region('ws_out', 'first'))} {med(region('ws_in', 'first'))} "
             f"{med(lambda c: c.extra.get('kernel_ms'))} {med(lambda c: c.first_ms)} "
             f"{med(region('panel'))} {med(region('map'))} {med(region('tabs'))} "
@@ -297,14 +289,15 @@ def report(clicks: list[_lab.Click], header: dict[str, Any]) -> dict[str, Any]:
     rendered = [c.frame_ms for c in clicks if c.frame_ms is not None]
     med = statistics.median(rendered)
     verdict = "meets" if med <= TARGET_MS else "MISSES"
-    print(f"\noverall median {med:.0f} ms, p95 {pct(rendered, 95):.0f} ms: {verdict} the target "
+    print(f"\noverall median {med:.0f} ms, p95 {nearest_rank(rendered, 0.95):.0f} ms: {verdict} the target "
           f"(median ≤ {TARGET_MS:.0f} ms)")
     summary = {}
     for name, cs in [(k, [c for c in clicks if c.kind == k]) for k in kinds] + [
             ("game", game), ("pending", pending), ("all", clicks)]:
         vals = [c.frame_ms for c in cs if c.frame_ms is not None]
         if vals:
-            summary[name] = {"n": len(vals), "median_ms": statistics.median(vals), "p95_ms": pct(vals, 95)}
+            summary[name] = {"n": len(vals), "median_ms": statistics.median(vals),
+                             "p95_ms": nearest_rank(vals, 0.95)}
     return {"header": header, "summary": summary, "target_ms": TARGET_MS,
             "clicks": [c.__dict__ for c in clicks]}
 

@@ -19,8 +19,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
-import os
 import platform
 import random
 import resource
@@ -38,7 +36,7 @@ except ImportError:  # running from a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
 
-from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py, beside this script)
+from _machine import cores, cpu_model, nearest_rank  # noqa: E402  (benchmarks/_machine.py, beside this script)
 
 from powergrid_nb import new_game
 
@@ -136,11 +134,6 @@ def play_timed(players: int, edition: str, game_map: str, seed: int,
     return n
 
 
-def percentile(sorted_values: list[int], q: float) -> int:
-    """Nearest-rank percentile of an ascending list."""
-    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
-
-
 class Progress:
     """A counter on stderr: rewritten in place on a terminal, one line per finished pass otherwise."""
 
@@ -194,7 +187,7 @@ def run_config(players: int, edition: str, game_map: str, games: int, seed: int,
                            f"pass {decisions}; the games are not deterministic")
     pairs = sorted(a + b for a, b in zip(legal_ns, apply_ns, strict=True))
     r.pair_median_us = statistics.median(pairs) / 1e3
-    r.pair_p95_us = percentile(pairs, 0.95) / 1e3
+    r.pair_p95_us = nearest_rank(pairs, 0.95) / 1e3
     r.pair_max_us = pairs[-1] / 1e3
     r.legal_median_us = statistics.median(legal_ns) / 1e3
     r.apply_median_us = statistics.median(apply_ns) / 1e3
@@ -221,10 +214,7 @@ def max_rss_kib() -> int:
 
 
 def environment() -> dict[str, Any]:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 0
+    n_cores = cores()
     try:
         from importlib.metadata import version
         engine = version("powergrid_nb")
@@ -234,7 +224,7 @@ def environment() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
         "cpu": cpu_model(),
-        "cpus_available": cores,
+        "cpus_available": n_cores,
         "engine": f"powergrid_nb {engine} ({Path(powergrid_nb.__file__).parent})",
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "command": " ".join([Path(sys.executable).name, *sys.argv]),

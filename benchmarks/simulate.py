@@ -1,9 +1,7 @@
 """Simulation speed: games/s per bot on one core, and the Dask speed-up of 2 workers over 1.
 
-1. ``local`` backend (this process, one core): full games of RandomBots, then of HeuristicBots when
-   ``"heuristic"`` is registered in ``powergrid_nb.bots.BOTS`` (checked at run time; failing that,
-   the ``HeuristicBot`` class of ``powergrid_nb.bots.heuristic`` if the module exists). The clock runs
-   around the whole ``simulate()`` call: new_game, every bot decision, the result rows.
+1. ``local`` backend (this process, one core): full games of RandomBots, then of HeuristicBots. The
+   clock runs around the whole ``simulate()`` call: new_game, every bot decision, the result rows.
 2. ``dask`` backend: the same ``--dask-games`` RandomBot games on a ``LocalCluster`` of 1 worker, then
    of 2 workers (processes, one thread each). Each cluster is started and warmed up (every worker
    has imported the engine and played a game) before the clock starts; the speed-up is
@@ -18,7 +16,6 @@ Run ``python benchmarks/simulate.py`` (see ``--help``); it prints a table and th
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import sys
 import time
@@ -30,7 +27,7 @@ except ImportError:  # a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
 
-from _machine import cpu_model  # noqa: E402  (benchmarks/_machine.py, beside this script)
+from _machine import cores, cpu_model  # noqa: E402  (benchmarks/_machine.py, beside this script)
 from pandas.testing import assert_frame_equal
 
 from powergrid_nb.bots import BOTS
@@ -52,25 +49,11 @@ def best(repeat: int, spec: dict, games: int, seed: int, **kw) -> tuple[float, o
 
 def local_rows(spec: dict, args: argparse.Namespace) -> list[tuple[str, int, float]]:
     rows = []
-    plan: list[tuple[str, object, int]] = [("random", "random", args.games)]
-    heuristic = heuristic_bot()
-    if heuristic is not None:
-        plan.append((heuristic[0], heuristic[1], args.heuristic_games))
+    plan = [("random", "random", args.games), ("heuristic", "heuristic", args.heuristic_games)]
     for label, bot, games in plan:
         timed(spec, 2, args.seed + 10**6, bots=bot)  # warm-up: map load, imports, caches
         rows.append((label, games, best(args.repeat, spec, games, args.seed, bots=bot)[0]))
     return rows
-
-
-def heuristic_bot() -> tuple[str, object] | None:
-    """``"heuristic"`` from BOTS; else the HeuristicBot class if its module exists (not yet registered)."""
-    if "heuristic" in BOTS:
-        return "heuristic", "heuristic"
-    try:
-        from powergrid_nb.bots.heuristic import HeuristicBot
-    except ImportError:
-        return None
-    return "heuristic (class; not in BOTS)", HeuristicBot
 
 
 def dask_seconds(spec: dict, args: argparse.Namespace, workers: int) -> tuple[float, object]:
@@ -107,13 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     spec = {"players": args.players, "map": args.map, "edition": args.edition}
     seats = f"{args.players}x"
 
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cores = os.cpu_count() or 0
+    n_cores = cores()
     print("powergrid_nb simulation benchmark")
     print(f"  python:  {platform.python_implementation()} {platform.python_version()}, {platform.platform()}")
-    print(f"  cpu:     {cpu_model()}, {cores} cores available")
+    print(f"  cpu:     {cpu_model()}, {n_cores} cores available")
     print(f"  engine:  {Path(powergrid_nb.__file__).parent}; bots registered: {', '.join(sorted(BOTS))}")
     print(f"  games:   {args.players}p {args.map} {args.edition}, seeds from {args.seed}, "
           f"fastest of {args.repeat} runs")
@@ -124,8 +104,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'-' * 48} {'-' * 6} {'-' * 8} {'-' * 8} {'-' * 8}")
     for bot, games, seconds in local_rows(spec, args):
         print(line(f"local, 1 core, {seats} {bot}", games, seconds))
-    if heuristic_bot() is None:
-        print(line(f"local, 1 core, {seats} heuristic", "-") + "   (no HeuristicBot yet)")
     if not args.no_dask:
         t1, r1 = dask_seconds(spec, args, 1)
         t2, r2 = dask_seconds(spec, args, 2)

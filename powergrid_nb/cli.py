@@ -16,6 +16,8 @@ from typing import Any
 
 import pandas as pd
 
+from .editions import RULE_PARAMETERS
+
 FORMATS = (".parquet", ".pq", ".csv")
 
 
@@ -95,8 +97,7 @@ def _parser() -> argparse.ArgumentParser:
                         "--edition/--regions)")
     s.add_argument("--rules", default=None,
                    help='what-if rule parameters as JSON or @file.json, e.g. \'{"starting_money": 60}\' '
-                        "(starting_money, payment, refill, initial_market, build_prices, step2_cities, "
-                        "end_cities, plant_limit, max_cities)")
+                        f"({', '.join(RULE_PARAMETERS)})")
     s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a new_game option, e.g. bidding=order (repeatable)")
     s.add_argument("--backend", default="local", choices=("local", "processes", "dask"))

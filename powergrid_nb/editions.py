@@ -8,7 +8,8 @@ from functools import cache
 from importlib import resources as _res
 from typing import TYPE_CHECKING, Any
 
-from .plants import PLANTS, STEP3
+from .plants import PLANTS, RESOURCES, STEP3
+from .resources import TOTALS
 from .steps import box, box_lowest, current_market, draw, replace
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ class Edition:
 
     def initial_resources(self) -> list[int]:
         m = self.tables["initial_market"]
-        return [m["coal"], m["oil"], m["garbage"], m["uranium"]]
+        return [m[r] for r in RESOURCES]
 
     def setup_plants(self, rng: random.Random, players: int, removed: Any = None
                      ) -> tuple[list[int], list[int], list[int], bool]:
@@ -220,7 +221,7 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         elif key == "initial_market":
             if not isinstance(v, dict) or set(v) - set(base[key]):
                 raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")
-            caps = {"coal": 24, "oil": 24, "garbage": 24, "uranium": 12}
+            caps = dict(zip(RESOURCES, TOTALS, strict=True))
             merged = {**base[key], **v}
             for r, n in merged.items():
                 if type(n) is not int or not 0 <= n <= caps[r]:

@@ -25,7 +25,7 @@ __all__ = [
     "players_frame", "price_ladder_frame", "refill_preview", "resources_frame",
 ]
 
-_STORAGE = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
+STORAGE_COLUMNS = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
 _FUEL_INDEX = {r: k for k, r in enumerate(RESOURCES)}
 
 
@@ -78,7 +78,7 @@ def players_frame(g: Game) -> pd.DataFrame:
             "seat": s.seats.index(p) + 1 if p in s.seats else pd.NA,
             "money": s.money[p], "cities": cities, "plants": tuple(sorted(s.plants[p])),
             **dict(zip(RESOURCES, s.tokens[p], strict=True)),
-            **dict(zip(_STORAGE, capacities(s.plants[p]), strict=True)),
+            **dict(zip(STORAGE_COLUMNS, capacities(s.plants[p]), strict=True)),
             "can_power": pd.NA if trust else powered,
             "income_now": pd.NA if trust else ctx.edition.payment(powered),
             "production": production(s.plants[p]),
@@ -90,7 +90,7 @@ def players_frame(g: Game) -> pd.DataFrame:
             "must_discard": s.discard == p,
         }
         rows.append(row)
-    ints = ["order", "seat", "money", "cities", *RESOURCES, *_STORAGE, "can_power", "income_now",
+    ints = ["order", "seat", "money", "cities", *RESOURCES, *STORAGE_COLUMNS, "can_power", "income_now",
             "production", "rank"]
     bools = ["is_current", "is_trust", "still_in_auction", "bought_this_round", "high_bidder",
              "must_discard"]

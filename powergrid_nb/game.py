@@ -289,8 +289,9 @@ class Game:
         """Winner(s) once the game is over; several only when the tie-breaks cannot split (O16)."""
         if not self.s.over:
             return []
-        best = max(self._rank_key(p) for p in self.ctx.humans)
-        return [self.ctx.names[p] for p in self.ctx.humans if self._rank_key(p) == best]
+        keys = {p: self._rank_key(p) for p in self.ctx.humans}
+        best = max(keys.values())
+        return [self.ctx.names[p] for p, k in keys.items() if k == best]
 
     @property
     def winner(self) -> str | None:

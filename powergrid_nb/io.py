@@ -8,10 +8,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+from .editions import EDITIONS, get_edition
 from .errors import SaveFileError
 from .game import Game
-from .maps import GameMap, MapError, load_map
-from .newgame import check_options, make_context
+from .maps import GameMap, MapError, builtin_maps, load_map
+from .newgame import check_options, make_context, player_names
 from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
 from .resources import TOTALS
 from .state import State
@@ -30,7 +31,7 @@ def _names(g: Game, idx: list[int]) -> list[str]:
 
 def game_to_dict(g: Game) -> dict[str, Any]:
     s, ctx = g.s, g.ctx
-    builtin = ctx.map.path is not None and ctx.map.name in ("germany", "usa")
+    builtin = ctx.map.path is not None and ctx.map.name in builtin_maps()
     a = s.auction
     return {
         "format": FORMAT,
@@ -143,16 +144,15 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     cfg = top.sub("config")
     names = [str(n) for n in cfg.get("players", list)]
     edition = cfg.get("edition", str)
-    if edition not in ("original", "recharged"):
-        raise cfg.fail("must be 'original' or 'recharged'", "edition")
+    if edition not in EDITIONS:
+        raise cfg.fail(f"must be one of {sorted(EDITIONS)}", "edition")
     try:
-        from .newgame import player_names
         player_names(names)
         raw_map = cfg.get("map", (str, dict))
         game_map: GameMap = load_map(raw_map, edition)
-        from .editions import get_edition
         options = check_options(cfg.get("options", dict, {}))
-        k = get_edition(edition, options["rules"]).regions(len(names))
+        ed = get_edition(edition, options["rules"])
+        k = ed.regions(len(names))
         regions = game_map.validate_regions(cfg.get("regions", list), k)
     except (MapError, ValueError) as e:
         if isinstance(e, SaveFileError):
@@ -160,7 +160,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         raise cfg.fail(str(e)) from None
     seed = cfg.get("seed", int)
     try:
-        ctx = make_context(names, game_map, edition, tuple(regions), seed, options)
+        ctx = make_context(names, game_map, ed, tuple(regions), seed, options)
     except ValueError as e:
         raise cfg.fail(str(e), "options") from None
     s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
@@ -205,7 +205,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
         raise r.fail(f"must list each player once: {ctx.names[:len(ctx.humans)]}", "seat_order")
     pr = r.sub("players")
     n = len(ctx.names)
-    s.money, s.plants, s.tokens, s.mine = [0] * n, [[] for _ in range(n)], [], [[] for _ in range(n)]
+    s.money, s.plants, s.mine = [0] * n, [[] for _ in range(n)], [[] for _ in range(n)]
     s.tokens = [[0, 0, 0, 0] for _ in range(n)]
     for name, p in idx.items():
         one = pr.sub(name)
@@ -292,7 +292,7 @@ def _check_invariants(g: Game) -> None:
         if s.discard != p and not fits(capacities(s.plants[p]), s.tokens[p]):
             raise SaveFileError(f"tokens {s.tokens[p]} do not fit plants {s.plants[p]} (R49)", pw)
         if len(set(s.mine[p])) != len(s.mine[p]) or len(s.mine[p]) > ctx.max_cities:
-            raise SaveFileError("cities must be distinct and at most 22 (R57, R67)", pw)
+            raise SaveFileError(f"cities must be distinct and at most {ctx.max_cities} (R57, R67)", pw)
     for c, owners in s.houses.items():
         if c not in ctx.cidx:
             raise SaveFileError(f"{c!r} is not a city of the play area (R4)", f"{where}.houses")

@@ -7,7 +7,7 @@ import random
 import secrets
 from typing import Any
 
-from .editions import get_edition
+from .editions import Edition, get_edition
 from .game import Context, Game
 from .maprules import default_map_rules
 from .maps import GameMap, load_map
@@ -61,9 +61,8 @@ def player_names(players: int | list[str] | tuple[str, ...]) -> list[str]:
     return names
 
 
-def make_context(names: list[str], game_map: GameMap, edition_name: str,
+def make_context(names: list[str], game_map: GameMap, edition: Edition,
                  regions: tuple[str, ...], seed: int, options: dict[str, Any]) -> Context:
-    edition = get_edition(edition_name, options["rules"])
     trust = options["trust"]
     if trust is None:
         trust = edition.name == "recharged" and len(names) == 2
@@ -104,7 +103,7 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     k = ed.regions(len(names))
     chosen = game_map.choose_regions(k, rng) if regions is None else \
         game_map.validate_regions(regions, k)
-    ctx = make_context(names, game_map, edition, tuple(chosen), seed, opts)
+    ctx = make_context(names, game_map, ed, tuple(chosen), seed, opts)
     s = State()
     n = len(names)
     s.seats = list(range(n))

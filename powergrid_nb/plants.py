@@ -53,20 +53,11 @@ ALL_CARDS: frozenset[int] = frozenset(PLANTS) | {STEP3}
 _FUEL_INDEX = {"coal": COAL, "oil": OIL, "garbage": GARBAGE, "uranium": URANIUM}
 
 
-def card_name(card: int) -> str:
-    return STEP3_NAME if card == STEP3 else str(card)
-
-
 def capacities(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
-    """Storage per pure type and for hybrids: (coal, oil, garbage, uranium, hybrid) (R47, R49)."""
-    cap = [0, 0, 0, 0, 0]
-    for n in plants:
-        p = PLANTS[n]
-        if p.fuel == "hybrid":
-            cap[4] += 2 * p.tokens
-        elif p.fuel in _FUEL_INDEX:
-            cap[_FUEL_INDEX[p.fuel]] += 2 * p.tokens
-    return cap[0], cap[1], cap[2], cap[3], cap[4]
+    """Storage per pure type and for hybrids: (coal, oil, garbage, uranium, hybrid) (R47, R49):
+    twice what a run needs."""
+    c, o, g, u, h = needs(plants)
+    return 2 * c, 2 * o, 2 * g, 2 * u, 2 * h
 
 
 def fits(cap: Sequence[int], tokens: Sequence[int]) -> bool:

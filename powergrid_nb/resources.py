@@ -57,10 +57,6 @@ def supply(market: Sequence[int], held: Sequence[int]) -> list[int]:
     return [TOTALS[k] - market[k] - held[k] for k in range(4)]
 
 
-def resource_name(kind: int) -> str:
-    return RESOURCES[kind]
-
-
 def resource_index(name: str) -> int:
     try:
         return RESOURCES.index(name)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
-from . import auction, building, bureaucracy
+from . import auction, building, bureaucracy, steps
 from .errors import IllegalAction
 from .steps import begin_step2, begin_step3, current_market, end_phase2_step3_cleanup
 
@@ -122,9 +121,7 @@ def trust_turn(g: Game) -> None:
             g._log("trust_fuel", g.ctx.names[t], sum(take), f"R131 takes {take}")
         s.to_act.pop(0)
     elif s.phase == 4:
-        rng = random.Random(f"{g.ctx.seed}/{s.counter}")
-        s.counter += 1
-        city = policy.choose_city(g, rng)
+        city = policy.choose_city(g, steps.rng(g))
         if city is not None:
             building.add_house(g, t, city, 0)
         s.to_act.pop(0)

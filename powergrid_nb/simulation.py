@@ -37,6 +37,7 @@ from .bots.base import play
 from .editions import RULE_PARAMETERS
 from .game import Game
 from .newgame import OPTIONS, new_game
+from .tournaments import build_bot, wilson
 
 __all__ = ["RULE_PARAMETERS", "SimulationResult", "simulate", "sweep"]
 
@@ -80,13 +81,6 @@ def _start(job: _Job, seed: int) -> Game:
     return Game.from_dict({**d, "config": {**d["config"], "seed": seed}})
 
 
-def _bot(spec: BotSpec, seed: int) -> Bot:
-    bot = BOTS[spec](seed=seed) if isinstance(spec, str) else spec(seed=seed)
-    if not isinstance(bot, Bot):
-        raise TypeError(f"bot factory {spec!r} returned {bot!r}, not a Bot")
-    return bot
-
-
 def _bot_name(spec: BotSpec) -> str:
     f = getattr(spec, "func", spec)  # functools.partial
     return spec if isinstance(spec, str) else str(getattr(f, "name", None) or getattr(f, "__name__", f))
@@ -119,7 +113,7 @@ def play_one(job: _Job, seed: int, point: int = 0, game: int = 0) -> _Out:
     g = _start(job, seed)
     names = [_bot_name(b) for b in job.bots]
     order = [p for p in g.player_order if p != g.trust]
-    bots = [_bot(b, _derive(seed, "bot", i)) for i, b in enumerate(job.bots)]
+    bots = [build_bot(b, _derive(seed, "bot", i)) for i, b in enumerate(job.bots)]
     try:
         play(g, bots, max_decisions=MAX_DECISIONS)
     except Exception as e:
@@ -252,21 +246,10 @@ class SimulationResult:
             mean_score=("score", "mean"), mean_cities=("cities", "mean"), mean_money=("money", "mean"),
             mean_rounds=("rounds", "mean")).reset_index()
         out.insert(len(keys) + 2, "win_rate", out["wins"] / out["seats"])
-        lo, hi = zip(*(_wilson(w, n, z) for w, n in zip(out["wins"], out["seats"], strict=True)), strict=True)
+        lo, hi = zip(*(wilson(w, n, z) for w, n in zip(out["wins"], out["seats"], strict=True)), strict=True)
         out.insert(len(keys) + 3, "ci_low", list(lo))
         out.insert(len(keys) + 4, "ci_high", list(hi))
         return out
-
-
-def _wilson(wins: float, n: int, z: float) -> tuple[float, float]:
-    try:  # one definition for the project when the tournament module is there
-        from .tournaments import wilson
-        return wilson(wins, n, z)
-    except ImportError:
-        pass
-    p = wins / n
-    centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
 def _param_series(values: list[Any]) -> pd.Series:
@@ -328,7 +311,7 @@ def _job(spec: Any, bots: Any, rules: dict[str, Any] | None, options: dict[str, 
         if not isinstance(b, str):
             if not callable(b):
                 raise ValueError(f"a bot is a name in BOTS or a factory(seed=...), not {b!r}")
-            _bot(b, 0)
+            build_bot(b, 0)
     if len(seats) == 1:
         seats *= n
     if len(seats) != n:

@@ -19,11 +19,16 @@ def current_market(g: Game) -> list[int]:
     return [c for c in cur if c != STEP3]
 
 
+def rng(g: Game) -> random.Random:
+    """The next generator of the game's reproducible random stream (saved with the game)."""
+    out = random.Random(f"{g.ctx.seed}/{g.s.counter}")
+    g.s.counter += 1
+    return out
+
+
 def shuffle(g: Game, cards: list[int]) -> None:
     """Shuffle in place with the game's reproducible random stream."""
-    rng = random.Random(f"{g.ctx.seed}/{g.s.counter}")
-    g.s.counter += 1
-    rng.shuffle(cards)
+    rng(g).shuffle(cards)
 
 
 def box(g: Game, card: int, why: str) -> None:

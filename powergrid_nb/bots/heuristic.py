@@ -11,9 +11,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Bid, Build, Discard, Done, MarkCity, Open, Pass, Power
+from ..errors import IllegalAction
 from ..planner import cheapest_k
-from ..plants import PLANTS, best_run, capacities, fits, needs, production, run_cost
-from ..resources import buy_cost, depot_price, held_total, next_price, supply
+from ..plants import PLANTS, best_run, capacities, fits, needs, production
+from ..resources import buy_cost, depot_price, next_price, purchase_cost
 from ..steps import current_market
 from .base import Bot
 
@@ -26,22 +27,6 @@ BIG = 10**6
 
 
 # --- fuel and income arithmetic ---------------------------------------------------------------------
-
-def market_cost(g: Game, kind: int, count: int) -> int | None:
-    """What ``count`` tokens of ``kind`` cost now, cheapest first, the depot after the track (R50, R126)."""
-    if count <= 0:
-        return 0
-    n = g.s.res[kind]
-    on = min(count, n)
-    cost = buy_cost(kind, n, on) or 0
-    extra = count - on
-    if extra:
-        price = depot_price(g, kind)
-        if price is None or extra > supply(g.s.res, held_total(g))[kind]:
-            return None
-        cost += price * extra
-    return cost
-
 
 def fuel_plan(g: Game, plants: list[int], held: list[int], target: int
               ) -> tuple[int, tuple[int, int, int, int]] | None:
@@ -60,10 +45,13 @@ def fuel_plan(g: Game, plants: list[int], held: list[int], target: int
             left = max(0, nh - max(0, held[0] - nc) - max(0, held[1] - no))
             for hc in range(left + 1):
                 buy = (base[0] + hc, base[1] + left - hc, base[2], base[3])
-                costs = [market_cost(g, k, buy[k]) for k in range(4)]
-                if None in costs or not fits(cap, [h + b for h, b in zip(held, buy, strict=True)]):
+                if not fits(cap, [h + b for h, b in zip(held, buy, strict=True)]):
                     continue
-                key = (sum(costs), sum(buy))  # type: ignore[arg-type]
+                try:
+                    cost = purchase_cost(g, buy)  # the engine's price (R50, R126); R52 when short
+                except IllegalAction:
+                    continue
+                key = (cost, sum(buy))
                 if best is None or key < best[0]:
                     best = (key, buy)
     return None if best is None else (best[0][0], best[1])
@@ -377,17 +365,13 @@ class HeuristicBot(Bot):
     # --- phase 5 ------------------------------------------------------------------------------------
     def power(self, g: Game, p: int) -> Action:
         """The run with the best income minus the market value of the tokens it burns."""
-        s = g.s
-        pay = g.ctx.edition.payment
+        name = g.ctx.names[p]
         unit = unit_prices(g)
-        cities = len(s.mine[p])
 
         def net(a: Power) -> tuple[float, int]:
-            hc = a.hybrid_coal if a.hybrid_coal is not None else \
-                (max(0, min(needs(a.plants)[4], s.tokens[p][0] - needs(a.plants)[0])))
-            burn = run_cost(a.plants, hc)
-            made = min(production(a.plants), cities)
-            return pay(made) - sum(b * u for b, u in zip(burn, unit, strict=True)), -len(a.plants)
+            out = g.power_outcome(name, a.plants, a.hybrid_coal)  # income and burn by the engine (R74-R77)
+            fuel = sum(b * u for b, u in zip(out.burn.values(), unit, strict=True))
+            return out.income - fuel, -len(a.plants)
         return max(g.legal_actions(), key=net)  # type: ignore[arg-type]
 
 

@@ -13,16 +13,13 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Bid, Build, Done, Open, Pass
 from ..errors import IllegalAction
+from ..planner import cheapest_k
 from .base import Bot
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, greedy_cities
 
 if TYPE_CHECKING:
     from ..game import Game
 
-try:
-    from ..planner import cheapest_k as _cheapest_k
-except ImportError:  # pragma: no cover - only while the planner is missing
-    _cheapest_k = None
 
 Line = tuple[Action, ...]  # a candidate: the decisions applied before the rollout starts
 
@@ -126,11 +123,10 @@ class SearchBot(Bot):
                 continue
             if k == k0:
                 cities = tuple(self.heuristic.build_plan(g, p))
-            elif _cheapest_k is not None and (s.mine[p] or k > 1):
-                plan = _cheapest_k(g, name, k, s.money[p])
+            elif s.mine[p] or k > 1:
+                plan = cheapest_k(g, name, k, s.money[p])
                 cities = () if plan is None else tuple(plan.cities)
             else:
-                from .heuristic import greedy_cities
                 cities = tuple(greedy_cities(g, p, k, s.money[p])[0])
             if len(cities) < k or cities in seen:
                 continue

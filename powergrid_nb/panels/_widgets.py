@@ -12,7 +12,15 @@ from typing import Any
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from ..bots import BOTS
+
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
+HUMAN = "human"  # a seat played by clicking
+
+
+def seat_kinds() -> list[str]:
+    """What a seat can be: played by hand, or by a bot registered in ``powergrid_nb.bots.BOTS``."""
+    return [HUMAN, *sorted(BOTS)]
 
 
 def shared(kind: type[w.Widget], **traits: Any) -> w.Widget:

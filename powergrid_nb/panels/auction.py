@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..actions import Bid, Discard, Open, Pass
-from ..plants import PLANTS
+from ..plants import PLANTS, RESOURCES
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def plant_caption(n: int) -> str:
 def keep_text(keep: Any) -> str:
     if keep is None:
         return "keep what fits"
-    parts = [f"{n} {r}" for r, n in zip(("coal", "oil", "garbage", "uranium"), keep, strict=True) if n]
+    parts = [f"{n} {r}" for r, n in zip(RESOURCES, keep, strict=True) if n]
     return "keep " + (", ".join(parts) if parts else "nothing")
 
 

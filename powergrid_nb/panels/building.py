@@ -46,7 +46,7 @@ class BuildPanel(PhasePanel):
         options = []
         for city in sorted({a.city for a in legal if isinstance(a, Build)} - set(self.queue)):
             s = g.plan_build(player, [*self.queue, city])[-1]
-            if not s.rule and s.total is not None and s.total <= money:
+            if not s.rule:  # plan_build marks a step over the player's money (R64)
                 options.append((s.cost, city, s))
         options.sort()
         kids: list[w.Widget] = [heading(f"{player}: build ({money} Elektro)")]
@@ -65,7 +65,7 @@ class BuildPanel(PhasePanel):
         if steps:
             lines = "".join(f"<li>{step_text(s)} (total {s.total})</li>" for s in steps)
             kids.append(label(f"<b>Queue</b><ol style='margin:2px 0'>{lines}</ol>", "pg-queue"))
-            can = all(not s.rule for s in steps) and spent <= money
+            can = all(not s.rule for s in steps)
             kids.append(w.HBox([
                 button(f"Build {len(steps)} for {spent}", "pg-build", self._build, style="success",
                        disabled=not can),
@@ -79,12 +79,8 @@ class BuildPanel(PhasePanel):
             return
         g = self.table.game
         step = g.plan_build(g.current_player, [*self.queue, city])[-1]
-        if step.rule:
+        if step.rule:  # forbidden or, with the queue before it, unaffordable (R64)
             self.table.say(step_text(step), ERROR)
-            return
-        if step.total > g.money(g.current_player):
-            self.table.say(f"{esc(city)} would bring the total to {step.total}, more than "
-                           f"{g.money(g.current_player)} Elektro (R31)", ERROR)
             return
         self.queue.append(city)
         self.table.say("")

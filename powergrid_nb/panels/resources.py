@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
+import pandas as pd
 
 from ..actions import BuyResources, Done
 from ..errors import IllegalAction
@@ -53,7 +54,7 @@ class ResourcesPanel(PhasePanel):
         cost, why = quote(g, player, self.amounts)
         money = g.money(player)
         held = g.tokens_of(player)
-        rf = g.resources_frame().drop_duplicates("resource").set_index("resource")
+        rf = self.table.frame("resources").drop_duplicates("resource").set_index("resource")
         rows: list[w.Widget] = []
         for r in RESOURCES:
             n = self.amounts[r]
@@ -61,7 +62,7 @@ class ResourcesPanel(PhasePanel):
             if n == 0 and more == 0 and held[r] == 0:
                 continue  # nothing to buy or hold of this resource
             price = rf.loc[r, "next_price"]
-            price_text = "none on the market" if price is None or str(price) == "<NA>" else f"next at {price}"
+            price_text = "none on the market" if pd.isna(price) else f"next at {price}"
             minus = button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0, width="36px")
             tip = f"one more {r}" if more else f"no more {r}: storage, supply or money"
             plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0,

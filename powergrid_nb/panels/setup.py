@@ -9,14 +9,11 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..bots import BOTS
-from ..editions import get_edition
+from ..editions import EDITIONS, get_edition
 from ..maps import builtin_maps, load_map
 from ..newgame import DEFAULT_NAMES, new_game
-from ._widgets import ERROR, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, HUMAN, button, esc, heading, label, note, seat_kinds, with_class
 from .board import keep_state
-
-SEAT_KINDS = ["human", *sorted(BOTS)]
 
 
 def region_figure(map_name: str, edition: str, chosen: list[str]) -> go.Figure:
@@ -47,7 +44,7 @@ class SetupForm(w.VBox):
         self.add_class("pg-setup")
         self.on_start = on_start
         self.players = with_class(w.IntSlider(value=4, min=2, max=6, description="players"), "pg-players")
-        self.edition = with_class(w.Dropdown(options=["original", "recharged"], value="original",
+        self.edition = with_class(w.Dropdown(options=list(EDITIONS), value="original",
                                              description="edition"), "pg-edition")
         self.map = with_class(w.Dropdown(options=builtin_maps(), value="germany", description="map"),
                               "pg-map")
@@ -87,8 +84,8 @@ class SetupForm(w.VBox):
             i = len(self.names)
             self.names.append(with_class(w.Text(value=DEFAULT_NAMES[i] if i else "You",
                                                 layout=w.Layout(width="140px")), f"pg-name-{i}"))
-            kind = "human" if i == 0 else "heuristic"
-            self.kinds.append(with_class(w.Dropdown(options=SEAT_KINDS, value=kind,
+            kind = HUMAN if i == 0 else "heuristic"
+            self.kinds.append(with_class(w.Dropdown(options=seat_kinds(), value=kind,
                                                     layout=w.Layout(width="130px")), f"pg-kind-{i}"))
         self.seat_box.children = [w.HBox([label(f"seat {i + 1}", width="60px"), self.names[i], self.kinds[i]])
                                   for i in range(n)]

@@ -15,7 +15,7 @@ import ipywidgets as w
 from ..bots import BOTS, Bot, make_bot
 from ..errors import PowerGridError
 from ..views.dashboard import status_text
-from ._widgets import ERROR, INFO, OK, PhasePanel, close_all, esc, label, note, reuse, tree
+from ._widgets import ERROR, HUMAN, INFO, OK, PhasePanel, close_all, esc, label, note, reuse, tree
 from .auction import AuctionPanel
 from .board import Board
 from .building import BuildPanel, StartCitiesPanel
@@ -26,7 +26,6 @@ from .toolbar import GameOverPanel, Toolbar, log_html
 if TYPE_CHECKING:
     from ..game import Game
 
-HUMAN = "human"
 HINTS = {0: "mark a start city", 2: "open an auction, bid or pass", 3: "buy resources, then Done",
          4: "build cities, then Done", 5: "choose the plants to run"}
 
@@ -206,10 +205,8 @@ class Table(w.VBox):
         if g is None:
             return
         who = g.current_player
-        hint = ""
-        if g.is_over:
-            hint = ""
-        elif who in self.bots:
+        hint = ""  # who is None once the game is over
+        if who in self.bots:
             hint = f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
         elif who is not None:
             hint = f": {HINTS.get(g.phase, '')}"

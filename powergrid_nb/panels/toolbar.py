@@ -8,10 +8,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..bots import BOTS
 from ..errors import PowerGridError
 from ..game import Game
-from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
 
 LOG_LINES = 16
 
@@ -69,7 +68,7 @@ class Toolbar:
         self.widget.add_class("pg-toolbar")
 
     def start(self, g: Game) -> None:
-        choices = ["human", *sorted(BOTS)]
+        choices = seat_kinds()
         boxes = []
         for p in g.players:
             options: list[Any] = [(c, c) for c in choices]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
 import plotly.graph_objects as go
 
 if TYPE_CHECKING:
@@ -22,6 +23,11 @@ FONT = dict(family="Arial, Helvetica, sans-serif", size=14)
 
 BUILDERS: dict[str, Callable[..., go.Figure]] = {}
 _REFRESHING: ContextVar[bool] = ContextVar("refreshing", default=False)  # inside update()
+
+
+def to_int(x: Any) -> int | None:
+    """A frame's nullable integer as an int, or None for a missing value (pd.NA)."""
+    return None if x is None or pd.isna(x) else int(x)
 
 
 def player_color(g: Game, name: str) -> str:

@@ -8,11 +8,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, to_int, view
 from .map import fit_ranges
 from .players import player_label
 
@@ -22,10 +21,6 @@ if TYPE_CHECKING:
 HOUSE_FILL = ("#FFFFFF", "#D9D9D9", "#A6A6A6", "#737373")  # city fill by houses built: 0, 1, 2, 3
 WIDE = 1.2        # maps wider than tall by more than this get the 2 x 2 layout (map top left)
 PLOT_W = 1060     # plot width (px) assumed when sizing the map's row: a 1100 px wide figure
-
-
-def _int(x: Any) -> int | None:
-    return None if x is pd.NA or x is None else int(x)
 
 
 def status_text(g: Game) -> str:
@@ -100,7 +95,7 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
     owners = [", ".join(o) or ("nobody (a marked start city)" if m else "nobody")
               for o, m in zip(inp["owners"], inp["marked"], strict=True)]
     if player is not None:
-        costs = [f"{player} builds for {c} Elektro" if _int(c) is not None else f"{player} cannot build"
+        costs = [f"{player} builds for {c} Elektro" if to_int(c) is not None else f"{player} cannot build"
                  for c in inp["build_cost"]]
     else:
         costs = [""] * len(inp)
@@ -152,7 +147,7 @@ def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Fi
         fig.add_trace(tr, *at["map"])
     rf = g.resources_frame().drop_duplicates("resource")
     res = [str(r) for r in rf["resource"]]
-    price = [_int(x) for x in rf["next_price"]]
+    price = [to_int(x) for x in rf["next_price"]]
     tokens = [int(x) for x in rf["market_total"]]
     fig.add_trace(go.Bar(x=res, y=price, name="next token", showlegend=False,
                          marker=dict(color=[RESOURCE_COLORS[r] for r in res]),
@@ -166,15 +161,15 @@ def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Fi
     labels = [player_label(o, n) for o, n in zip(pf["order"], names, strict=True)]
     colors = [player_color(g, n) for n in names]
     # the Trust has no purse: no bar, "–" (as in the players view)
-    money = [0 if n == g.trust else _int(x) for n, x in zip(names, pf["money"], strict=True)]
+    money = [0 if n == g.trust else to_int(x) for n, x in zip(names, pf["money"], strict=True)]
     fig.add_trace(go.Bar(x=labels, y=money, name="money", showlegend=False, marker=dict(color=colors),
                          text=["–" if n == g.trust else str(m) for n, m in zip(names, money, strict=True)],
                          textposition="outside",
                          customdata=[["no money (the Trust)" if n == g.trust else f"{m} Elektro"]
                                      for n, m in zip(names, money, strict=True)],
                          hovertemplate="%{x}: %{customdata[0]}<extra></extra>"), *at["money"])
-    cities = [_int(x) for x in pf["cities"]]
-    can = [_int(x) for x in pf["can_power"]]
+    cities = [to_int(x) for x in pf["cities"]]
+    can = [to_int(x) for x in pf["can_power"]]
     fig.add_trace(go.Bar(x=labels, y=cities, name="cities owned", showlegend=False, marker=dict(color=colors),
                          text=cities, textposition="outside", offsetgroup="owned",
                          hovertemplate="%{x}: %{y} cities owned<extra></extra>"), *at["cities"])

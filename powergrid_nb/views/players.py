@@ -4,33 +4,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..frames import owned_plants_frame
-from ._base import base_layout, player_color, view
+from ..plants import RESOURCES
+from ._base import base_layout, player_color, to_int, view
 
 if TYPE_CHECKING:
     from ..game import Game
 
-RESOURCE_NAMES = ("coal", "oil", "garbage", "uranium")
-
-
-def _int(x: Any) -> int | None:
-    return None if x is pd.NA or x is None else int(x)
 
 
 def player_label(order: Any, name: str) -> str:
     """The y-axis label of a participant: their place in the player order, then the name."""
-    return name if _int(order) is None else f"{int(order)}. {name}"
+    return name if to_int(order) is None else f"{int(order)}. {name}"
 
 
 def plant_text(row: Any) -> str:
     """One owned plant as text: "13 (eco)", "21 [2 coal/4]", "29 [1 coal+2 oil/6]"."""
     if not row["tokens"]:
         return f"{row['plant']} ({row['fuel']})"
-    held = [f"{row[r]} {r}" for r in RESOURCE_NAMES if row[r]] or [f"0 {row['fuel']}"]
+    held = [f"{row[r]} {r}" for r in RESOURCES if row[r]] or [f"0 {row['fuel']}"]
     return f"{row['plant']} [{'+'.join(held)}/{row['storage']}]"
 
 
@@ -56,12 +51,12 @@ def players_figure(g: Game, *, height: int = 420) -> go.Figure:
     labels = [("▶ " if c else "") + player_label(o, n)
               for c, o, n in zip(current, pf["order"], names, strict=True)]
     colors = [player_color(g, n) for n in names]
-    cities = [_int(x) for x in pf["cities"]]
-    can = [_int(x) for x in pf["can_power"]]
+    cities = [to_int(x) for x in pf["cities"]]
+    can = [to_int(x) for x in pf["can_power"]]
     trust = [n == g.trust for n in names]
     # the Trust has no money (R130): "–" and no bar, as in the table
-    money = [None if t else _int(x) for t, x in zip(trust, pf["money"], strict=True)]
-    income = [_int(x) for x in pf["income_now"]]
+    money = [None if t else to_int(x) for t, x in zip(trust, pf["money"], strict=True)]
+    income = [to_int(x) for x in pf["income_now"]]
     plants = plants_text(g)
 
     fig = make_subplots(rows=1, cols=3, column_widths=[0.26, 0.22, 0.52], horizontal_spacing=0.07,

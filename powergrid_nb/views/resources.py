@@ -10,28 +10,22 @@ after the next phase-5 refill if nobody buys. Prices come from the engine (frame
 from __future__ import annotations
 
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .. import resources as engine
-from ..frames import price_ladder_frame
+from ..frames import STORAGE_COLUMNS, price_ladder_frame
 from ..plants import RESOURCES, fits
-from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, to_int, view
 
 if TYPE_CHECKING:
     from ..game import Game
 
 KEY = "#8C8C8C"
-STORAGE = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
 LEGEND_PX = 58  # from the bottom of the plots down to the legend (below the x-axis titles)
-TRACES_PER_RESOURCE = ("now", "depot", "after refill", "total now", "total after refill", "player")
-
-
-def _int(x: Any) -> int | None:
-    return None if pd.isna(x) else int(x)
 
 
 def _after_refill(kind: int, info: pd.Series) -> list[int]:
@@ -39,7 +33,7 @@ def _after_refill(kind: int, info: pd.Series) -> list[int]:
     engine's prices (R117), then any depot (R126) with what stays in the supply."""
     n = int(info["market_total"]) + int(info["refill_next"])
     prices = engine.price_ladder(kind, n)
-    depot = _int(info["depot_price"])
+    depot = to_int(info["depot_price"])
     if depot is not None:
         prices += [depot] * max(0, int(info["supply"]) - int(info["refill_next"]))
     return prices
@@ -47,7 +41,7 @@ def _after_refill(kind: int, info: pd.Series) -> list[int]:
 
 def _room(row: pd.Series) -> list[int]:
     """Tokens of each resource (alone) the participant can still store (the engine's R49 ``fits``)."""
-    cap = [int(row[c]) for c in STORAGE]
+    cap = [int(row[c]) for c in STORAGE_COLUMNS]
     held = [int(row[r]) for r in RESOURCES]
     rooms = []
     for k in range(4):
@@ -61,14 +55,14 @@ def _room(row: pd.Series) -> list[int]:
 def _title(r: str, info: pd.Series) -> str:
     """A column's title: the next token's price, then (smaller, grey) the market's numbers, kept out of
     the plot area so no note covers a price step."""
-    nxt = _int(info["next_price"])
+    nxt = to_int(info["next_price"])
     if nxt is None:
         head = f"<b>{r}</b>: sold out"
     else:
         head = f"<b>{r}</b>: next token {nxt} E" + ("" if int(info["market_total"]) else " (depot)")
     lines = [f"market {int(info['market_total'])} · supply {int(info['supply'])}",
              f"on plants {int(info['held'])} · refill +{int(info['refill_next'])}"]
-    depot = _int(info["depot_price"])
+    depot = to_int(info["depot_price"])
     if depot is not None:
         lines.append(f"then the depot at {depot} E")
     small = "<br>".join(f"<span style='font-size:13px;color:#555555'>{t}</span>" for t in lines)
