@@ -15,7 +15,7 @@ from . import bureaucracy, resources
 from .actions import Action, Open
 from .errors import IllegalAction
 from .game import PHASE_NAMES
-from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, best_run, capacities, production
+from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, capacities, production
 
 if TYPE_CHECKING:
     from .game import Game
@@ -72,7 +72,7 @@ def players_frame(g: Game) -> pd.DataFrame:
     for p in participants:
         name, cities = ctx.names[p], len(s.mine[p])
         trust = p == ctx.trust
-        powered = best_run(s.plants[p], s.tokens[p], cities)[0]
+        powered = bureaucracy.score(g, p)  # R99: what the player could power now
         row: dict[str, Any] = {
             "player": name, "order": s.order.index(p) + 1 if p in s.order else pd.NA,
             "seat": s.seats.index(p) + 1 if p in s.seats else pd.NA,

@@ -14,14 +14,21 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import plotly.graph_objects as go
 import pytest
 
 from powergrid_nb import Game, new_game
-from powergrid_nb.bots import BuilderBot
+from powergrid_nb.bots import BuilderBot, play
+from powergrid_nb.views import (
+    dashboard,
+    history_figure,
+    map_figure,
+    plants_figure,
+    players_figure,
+    resources_figure,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts" / "views"
@@ -37,48 +44,17 @@ INSTALL_HINT = (
     "  To skip these tests on a machine without a browser: POWERGRID_NO_BROWSER=1 make test"
 )
 
-# module in powergrid_nb/views -> its public builder (all six are expected once the views are written)
-VIEW_MODULES = {"map": "map_figure", "resources": "resources_figure", "plants": "plants_figure",
-                "players": "players_figure", "history": "history_figure", "dashboard": "dashboard"}
-
-
-def view_module(name: str) -> ModuleType | None:
-    """``powergrid_nb.views.<name>``, or None while that module does not exist yet.
-
-    A module that exists but fails to import raises (a broken view is an error, not a missing one)."""
-    full = f"powergrid_nb.views.{name}"
-    if importlib.util.find_spec(full) is None:
-        return None
-    return importlib.import_module(full)
-
-
-def available_views() -> dict[str, Callable[..., Any]]:
-    """The builders of the view modules that exist, by module name."""
-    out = {}
-    for mod_name, func in VIEW_MODULES.items():
-        mod = view_module(mod_name)
-        if mod is not None:
-            out[mod_name] = getattr(mod, func)
-    return out
-
-
-def as_figure(obj: Any) -> go.Figure:
-    """A builder's result as a ``go.Figure`` (a FigureWidget is converted; anything else is an error)."""
-    if isinstance(obj, go.FigureWidget):
-        return go.Figure(obj)
-    assert isinstance(obj, go.Figure), f"a view builder returned {type(obj).__name__}, not a go.Figure"
-    return obj
+# every view, by module name
+VIEWS: dict[str, Callable[..., go.Figure]] = {
+    "map": map_figure, "resources": resources_figure, "plants": plants_figure, "players": players_figure,
+    "history": history_figure, "dashboard": dashboard}
 
 
 # ---------------------------------------------------------------------------------------------- game states
 
 def play_until(g: Game, seed: int, done: Callable[[Game], bool], limit: int = 5000) -> Game:
-    bot = BuilderBot(seed)  # its rng is random.Random(seed), as before
-    for _ in range(limit):
-        if g.is_over or done(g):
-            return g
-        g.apply(bot.choose(g))
-    raise AssertionError(f"seeded game {seed} did not reach the wanted position in {limit} actions")
+    """Builder-biased seeded play (one BuilderBot for every seat) until ``done(g)`` or the game ends."""
+    return play(g, [BuilderBot(seed)] * len(g.players), until=done, max_decisions=limit)
 
 
 def mid_game_usa(seed: int = 3, players: int = 5) -> Game:

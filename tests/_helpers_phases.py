@@ -16,7 +16,6 @@ from powergrid_nb.plants import PLANTS, RESOURCES, STEP3
 from powergrid_nb.resources import held_total, supply
 
 S3 = "step3"
-NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay")
 # Germany: regions holding Essen, Duisburg, Düsseldorf, Münster, Dortmund (red) and Aachen, Köln (blue).
 GERMANY_W7 = {3: ["red", "blue", "cyan"], 4: ["red", "blue", "cyan", "yellow"],
               5: ["red", "blue", "cyan", "yellow", "brown"]}
@@ -103,10 +102,6 @@ def supply_of(g: Game) -> list[int]:
     return supply(g.s.res, held_total(g))
 
 
-def market_counts(g: Game) -> list[int]:
-    return list(g.s.res)
-
-
 def assert_illegal(g: Game, action: Action | str, rule: str) -> IllegalAction:
     """The action raises IllegalAction naming ``rule`` and the game is left exactly as it was."""
     before = g.to_dict()
@@ -120,6 +115,6 @@ def assert_illegal(g: Game, action: Action | str, rule: str) -> IllegalAction:
     return info.value
 
 
-def events(g: Game, kind: str, start: int = 0) -> list:
-    """History events of one kind, from index ``start`` on."""
-    return [e for e in g.history[start:] if e.kind == kind]
+def events(g: Game, kind: str, since: int = 0) -> list:
+    """History events of one kind, from index ``since`` on."""
+    return [e for e in g.history[since:] if e.kind == kind]

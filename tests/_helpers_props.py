@@ -341,3 +341,20 @@ def leaves(d: Any, pre: tuple = ()) -> Iterator[tuple]:
     elif isinstance(d, list):
         for i, v in enumerate(d):
             yield from leaves(v, (*pre, i))
+
+
+def choose(g: Game, rng: random.Random) -> Action:
+    """A seeded random legal action: a random kind first, then one of that kind (low bids and
+    builds favoured so games get through Steps 2 and 3 to the end)."""
+    kinds: dict[type, list] = {}
+    for a in g.legal_actions():
+        kinds.setdefault(type(a), []).append(a)
+    if Build in kinds and rng.random() < 0.8:
+        return rng.choice(kinds[Build])
+    t = rng.choice(sorted(kinds, key=lambda c: c.__name__))
+    opts = kinds[t]
+    if t is Bid and rng.random() < 0.8:
+        return opts[0]
+    if t is Open and rng.random() < 0.8:
+        return min(opts, key=lambda a: (a.bid - g.min_bid(a.plant), rng.random()))
+    return rng.choice(opts)

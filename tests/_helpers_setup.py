@@ -13,7 +13,6 @@ from powergrid_nb.plants import PLANTS, STEP3
 
 EDITIONS = ("original", "recharged")
 COUNTS = (2, 3, 4, 5, 6)
-NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay")
 
 # R120: (fuel, k, cities) for every plant of the base deck ([EXT] table of RULES.md).
 CARD_TABLE = {
@@ -125,10 +124,13 @@ def assert_illegal(g: Game, action: Action | str, rule: str) -> IllegalAction:
     return info.value
 
 
-def everyone_drops(g: Game) -> None:
-    """Every remaining rival drops out of the running auction (R29)."""
+def everyone_drops(g: Game) -> list[str]:
+    """Every remaining rival drops out of the running auction (R29); returns who was asked, in order."""
+    asked = []
     while g.s.auction is not None:
+        asked.append(g.current_player)
         g.apply(Pass(g.current_player))
+    return asked
 
 
 def buy_uncontested(g: Game, plant: int, bid: int | None = None) -> str:

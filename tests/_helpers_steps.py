@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from _helpers_phases import S3, _card, _out, events  # noqa: F401  (S3 and events: for the rule tests)
+
 from powergrid_nb import Build, Done, Game, Pass, Power, new_game
 from powergrid_nb.maps import load_map
 from powergrid_nb.plants import PLANTS, STEP3
 
-S3 = "step3"
-NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay")
 REGIONS = {
     "germany": {2: ["cyan", "red", "blue"], 3: ["cyan", "red", "blue"], 4: ["cyan", "red", "yellow", "blue"],
                 5: ["cyan", "brown", "red", "yellow", "blue"], 6: ["cyan", "brown", "red", "yellow", "blue"]},
@@ -27,14 +27,6 @@ FILLER = ["Bremen", "Cuxhaven", "Flensburg", "Hamburg", "Hannover", "Kiel", "Wil
           "Kassel", "Osnabrück", "Münster", "Dortmund", "Aachen", "Frankfurt-M", "Köln", "Mannheim",
           "Saarbrücken", "Trier", "Wiesbaden", "Dresden", "Erfurt", "Fulda", "Halle", "Leipzig",
           "Nürnberg", "Würzburg"]
-
-
-def _card(c: Any) -> int:
-    return STEP3 if c == S3 else int(c)
-
-
-def _out(c: int) -> int | str:
-    return S3 if c == STEP3 else c
 
 
 def scenario(players: int = 4, edition: str = "original", map: str = "germany", *,
@@ -138,11 +130,6 @@ def to_phase(g: Game, phase: int) -> None:
         if g.phase == phase or g.is_over:
             return
     raise AssertionError("to_phase did not reach the phase")
-
-
-def events(g: Game, kind: str, since: int = 0) -> list:
-    """History events of one kind (from index ``since``)."""
-    return [e for e in g.history[since:] if e.kind == kind]
 
 
 def refills(g: Game, since: int = 0) -> list[int]:

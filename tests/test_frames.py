@@ -10,8 +10,9 @@ from functools import cache
 
 import pandas as pd
 import pytest
+from _helpers_props import choose
 
-from powergrid_nb import PLANTS, Bid, Build, BuyResources, IllegalAction, Open, Power, new_game
+from powergrid_nb import PLANTS, Build, BuyResources, IllegalAction, Open, Power, new_game
 from powergrid_nb import frames as F
 from powergrid_nb.plants import FUELS, RESOURCES, STEP3, capacities, fits
 
@@ -22,21 +23,6 @@ GAMES = [  # (edition, map, players, options)
     ("recharged", "usa", 2, {"trust": False})]
 
 
-def choose(g, rng: random.Random):
-    """A seeded random legal action: a random kind first, then one of that kind (low bids and
-    builds favoured so games get through Steps 2 and 3 to the end)."""
-    kinds: dict[type, list] = {}
-    for a in g.legal_actions():
-        kinds.setdefault(type(a), []).append(a)
-    if Build in kinds and rng.random() < 0.8:
-        return rng.choice(kinds[Build])
-    t = rng.choice(sorted(kinds, key=lambda c: c.__name__))
-    opts = kinds[t]
-    if t is Bid and rng.random() < 0.8:
-        return opts[0]
-    if t is Open and rng.random() < 0.8:
-        return min(opts, key=lambda a: (a.bid - g.min_bid(a.plant), rng.random()))
-    return rng.choice(opts)
 
 
 @cache
@@ -407,7 +393,9 @@ def test_frames_are_fresh_and_leave_the_game_unchanged():
         a, b = f(g), f(g)
         assert a is not b
         pd.testing.assert_frame_equal(a, b)
+        b0 = b.copy(deep=True)
         a.iloc[0, 0] = a.iloc[-1, 0]
+        pd.testing.assert_frame_equal(f(g), b0)  # editing one frame leaks into no other
     F.refill_preview(g)
     assert g.players_frame().equals(F.players_frame(g))
     assert g.to_dict() == before and len(g.history) == hist

@@ -412,5 +412,7 @@ def test_distance_matrix_unreachable_sentinel():
 @pytest.mark.skipif(not SHARED_REF.is_dir(), reason="shared/ is not beside this checkout")
 def test_reference_copy_matches_shared() -> None:
     """tests/reference_maps is an exact copy of the shared fact tables."""
-    for f in sorted(SHARED_REF.glob("*.csv")):
+    files = sorted(SHARED_REF.glob("*.csv"))
+    assert files, f"no fact tables in {SHARED_REF}"
+    for f in files:
         assert (REF / f.name).read_bytes() == f.read_bytes(), f.name

@@ -8,8 +8,9 @@ from functools import cache
 
 import pandas as pd
 import pytest
+from _helpers_props import choose
 
-from powergrid_nb import Bid, Build, Game, Open, Pass, new_game
+from powergrid_nb import Game, Open, Pass, new_game
 from powergrid_nb.plants import RESOURCES
 from powergrid_nb.resources import next_price
 from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
@@ -22,19 +23,6 @@ ROUNDS_COLUMNS = ["round", "player", "is_trust", "money", "money_change", "incom
                   "paid_for_building", "in_progress"]
 
 
-def choose(g: Game, rng: random.Random):
-    """A seeded random legal action, low bids and builds favoured so games reach their end."""
-    kinds: dict[type, list] = {}
-    for a in g.legal_actions():
-        kinds.setdefault(type(a), []).append(a)
-    if Build in kinds and rng.random() < 0.8:
-        return rng.choice(kinds[Build])
-    t = rng.choice(sorted(kinds, key=lambda c: c.__name__))
-    if t is Bid and rng.random() < 0.8:
-        return kinds[t][0]
-    if t is Open and rng.random() < 0.8:
-        return min(kinds[t], key=lambda a: (a.bid - g.min_bid(a.plant), rng.random()))
-    return rng.choice(kinds[t])
 
 
 @cache
