@@ -437,8 +437,8 @@ _FIRST: dict[tuple, str] = {}
 
 def _first_city(g: Game, options: list[str], occ: dict[str, int]) -> str:
     """The first house where the next three cities are cheapest (memoised per board)."""
-    key = (g.ctx.map.name, g.ctx.cities, tuple(g.ctx.edition.tables["build_prices"]), g.s.step,
-           tuple(sorted(occ.items())), tuple(g.s.marked), tuple(options))
+    key = (g.ctx.map.name, g.ctx.map.connections, g.ctx.cities, tuple(g.ctx.edition.tables["build_prices"]),
+           g.s.step, tuple(sorted(occ.items())), tuple(g.s.marked), tuple(options))
     city = _FIRST.get(key)
     if city is None:
         if len(_FIRST) > 4096:
