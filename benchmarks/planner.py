@@ -29,7 +29,9 @@ except ImportError:  # running from a checkout without an installed package
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     import powergrid_nb
 
+sys.path.append(str(Path(__file__).resolve().parent.parent / "tests"))
 from _machine import nearest_rank  # noqa: E402  (benchmarks/_machine.py, beside this script)
+from _position import position_from  # noqa: E402  (tests/_position.py: the tests' position builder)
 
 from powergrid_nb import Game, new_game
 from powergrid_nb.maps import load_map
@@ -60,31 +62,27 @@ def grow(rng: random.Random, adj: dict[str, list[str]], size: int, start: str) -
 def position(seed: int, game_map: dict) -> tuple[Game, str]:
     rng = random.Random(seed)
     g0 = new_game(4, map=game_map, seed=seed)
-    assert len(g0.ctx.cities) == 42
-    adj: dict[str, list[str]] = {c: [] for c in g0.ctx.cities}
+    area = g0.map.cities_in(g0.regions)
+    assert len(area) == 42
+    adj: dict[str, list[str]] = {c: [] for c in area}
     for a, b, _ in g0.map.connections:
         adj[a].append(b)
         adj[b].append(a)
     step = 1 + seed % 3
-    d = g0.to_dict()
-    st = d["state"]
     names = list(g0.players)
     me = names[0]
     taken: dict[str, int] = {}
+    who = {}
     for i, n in enumerate(names):
         size = rng.randint(3, 5) if i == 0 else rng.choice([0, 2, 4, 6])
         net: list[str] = []
         if size:
-            free = [c for c in g0.ctx.cities if taken.get(c, 0) < step]
+            free = [c for c in area if taken.get(c, 0) < step]
             net = [c for c in grow(rng, adj, size, rng.choice(free)) if taken.get(c, 0) < step]
         for c in net:
             taken[c] = taken.get(c, 0) + 1
-        st["players"][n].update(cities=net, money=500)
-    st.update(round=4, phase=4, step=step)
-    for key in ("houses", "auction_round", "step3_from"):
-        st.pop(key, None)
-    st["to_act"] = [me]
-    return Game.from_dict(d), me
+        who[n] = {"cities": net, "money": 500}
+    return position_from(g0, round=4, phase=4, step=step, who=who, order="dealt", to_act=[me]), me
 
 
 def stats(ms: list[float]) -> tuple[float, float, float]:

@@ -3,36 +3,30 @@
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 from .plants import PLANTS, RESOURCES
 
 
+def _action(cls: type[_A]) -> type[_A]:
+    """Make ``cls`` a frozen, slotted dataclass and register its kind for parsing and loading."""
+    out = dataclass(frozen=True, slots=True, repr=False, init="__init__" not in cls.__dict__)(cls)
+    Action._registry[out.kind] = out
+    return out
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class Action:
     """A decision of one player. Immutable, hashable, comparable; ``str`` gives its text form."""
 
-    __slots__ = ("player",)
+    player: str
     kind: ClassVar[str] = ""
     fields: ClassVar[tuple[str, ...]] = ()
     _registry: ClassVar[dict[str, type[Action]]] = {}
 
-    player: str
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        Action._registry[cls.kind] = cls
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
     def _values(self) -> tuple:
         return tuple(getattr(self, f) for f in ("player", *self.fields))
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._values() == self._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.kind, self._values()))
 
     def __repr__(self) -> str:
         args = ", ".join(repr(v) for v in self._values())
@@ -81,61 +75,60 @@ class Action:
             raise ValueError(f"cannot read action {text!r}: {e}") from None
 
 
-def _init(self: Action, **values: Any) -> None:
-    for k, v in values.items():
-        object.__setattr__(self, k, v)
+_A = TypeVar("_A", bound=Action)
+_set = object.__setattr__  # the frozen dataclasses' own way to fill their fields
 
 
+@_action
 class Open(Action):
     """Open an auction for a plant of the current market with a first bid (R28)."""
 
-    __slots__ = ("plant", "bid")
-    kind, fields = "open", ("plant", "bid")
     plant: int
     bid: int
+    kind: ClassVar[str] = "open"
+    fields: ClassVar[tuple[str, ...]] = ("plant", "bid")
 
     def __init__(self, player: str, plant: int, bid: int) -> None:
-        object.__setattr__(self, "player", player)
-        object.__setattr__(self, "plant", int(plant))
-        object.__setattr__(self, "bid", int(bid))
+        _set(self, "player", player)
+        _set(self, "plant", int(plant))
+        _set(self, "bid", int(bid))
 
     def _text(self) -> str:
         return f"open {self.plant} at {self.bid}"
 
 
+@_action
 class Bid(Action):
     """Raise the current auction to ``amount`` (R29)."""
 
-    __slots__ = ("amount",)
-    kind, fields = "bid", ("amount",)
     amount: int
+    kind: ClassVar[str] = "bid"
+    fields: ClassVar[tuple[str, ...]] = ("amount",)
 
     def __init__(self, player: str, amount: int) -> None:
-        object.__setattr__(self, "player", player)
-        object.__setattr__(self, "amount", int(amount))
+        _set(self, "player", player)
+        _set(self, "amount", int(amount))
 
     def _text(self) -> str:
         return f"bid {self.amount}"
 
 
+@_action
 class Pass(Action):
     """Phase 2: pass the phase when opening (R27), or drop out of the running auction (R29)."""
 
-    __slots__ = ()
-    kind = "pass"
-
-    def __init__(self, player: str) -> None:
-        _init(self, player=player)
+    kind: ClassVar[str] = "pass"
 
 
+@_action
 class Discard(Action):
     """Box one plant over the limit (R36) and keep ``keep`` tokens (coal, oil, garbage, uranium;
     None = the most that fit, O10) (R37)."""
 
-    __slots__ = ("plant", "keep")
-    kind, fields = "discard", ("plant", "keep")
     plant: int
     keep: tuple[int, int, int, int] | None
+    kind: ClassVar[str] = "discard"
+    fields: ClassVar[tuple[str, ...]] = ("plant", "keep")
 
     def __init__(self, player: str, plant: int, keep: Any = None) -> None:
         if isinstance(keep, dict):
@@ -144,7 +137,9 @@ class Discard(Action):
             keep = tuple(int(x) for x in keep)
             if len(keep) != 4:
                 raise ValueError("keep needs 4 numbers: coal, oil, garbage, uranium")
-        _init(self, player=player, plant=int(plant), keep=keep)
+        _set(self, "player", player)
+        _set(self, "plant", int(plant))
+        _set(self, "keep", keep)
 
     def _text(self) -> str:
         if self.keep is None:
@@ -153,20 +148,24 @@ class Discard(Action):
         return f"discard {self.plant} keep {kept or 'nothing'}"
 
 
+@_action
 class BuyResources(Action):
     """Buy tokens cheapest-first from the market (R48-R52)."""
 
-    __slots__ = ("coal", "oil", "garbage", "uranium")
-    kind, fields = "buy", RESOURCES
     coal: int
     oil: int
     garbage: int
     uranium: int
+    kind: ClassVar[str] = "buy"
+    fields: ClassVar[tuple[str, ...]] = RESOURCES
 
     def __init__(self, player: str, coal: int = 0, oil: int = 0, garbage: int = 0,
                  uranium: int = 0) -> None:
-        _init(self, player=player, coal=int(coal), oil=int(oil), garbage=int(garbage),
-              uranium=int(uranium))
+        _set(self, "player", player)
+        _set(self, "coal", int(coal))
+        _set(self, "oil", int(oil))
+        _set(self, "garbage", int(garbage))
+        _set(self, "uranium", int(uranium))
 
     @property
     def amounts(self) -> tuple[int, int, int, int]:
@@ -177,19 +176,21 @@ class BuyResources(Action):
         return f"buy {bought or 'nothing'}"
 
 
+@_action
 class Build(Action):
     """Add one or more cities to the network, priced one at a time in the given order (R54-R64)."""
 
-    __slots__ = ("cities",)
-    kind, fields = "build", ("cities",)
     cities: tuple[str, ...]
+    kind: ClassVar[str] = "build"
+    fields: ClassVar[tuple[str, ...]] = ("cities",)
 
     def __init__(self, player: str, *cities: str) -> None:
         if len(cities) == 1 and isinstance(cities[0], list | tuple):
             cities = tuple(cities[0])
         if not cities:
             raise ValueError("Build needs at least one city")
-        _init(self, player=player, cities=tuple(cities))
+        _set(self, "player", player)
+        _set(self, "cities", tuple(cities))
 
     @property
     def city(self) -> str:
@@ -199,45 +200,42 @@ class Build(Action):
         return "build " + ", ".join(self.cities)
 
 
+@_action
 class Done(Action):
     """End one's turn in phase 3 or 4 (R15)."""
 
-    __slots__ = ()
-    kind = "done"
-
-    def __init__(self, player: str) -> None:
-        _init(self, player=player)
+    kind: ClassVar[str] = "done"
 
 
+@_action
 class Power(Action):
     """Run a set of one's plants in phase 5 (R72-R76). ``hybrid_coal``: coal burnt by the hybrids
     (None = as much coal as possible)."""
 
-    __slots__ = ("plants", "hybrid_coal")
-    kind, fields = "power", ("plants", "hybrid_coal")
     plants: tuple[int, ...]
     hybrid_coal: int | None
+    kind: ClassVar[str] = "power"
+    fields: ClassVar[tuple[str, ...]] = ("plants", "hybrid_coal")
 
     def __init__(self, player: str, plants: Any = (), hybrid_coal: int | None = None) -> None:
         if hybrid_coal == 0 and not any(PLANTS[n].is_hybrid for n in plants if n in PLANTS):
             hybrid_coal = None  # no hybrid runs: 0 coal to hybrids says nothing
-        _init(self, player=player, plants=tuple(sorted(int(p) for p in plants)),
-              hybrid_coal=None if hybrid_coal is None else int(hybrid_coal))
+        _set(self, "player", player)
+        _set(self, "plants", tuple(sorted(int(p) for p in plants)))
+        _set(self, "hybrid_coal", None if hybrid_coal is None else int(hybrid_coal))
 
     def _text(self) -> str:
         run = " ".join(str(p) for p in self.plants) or "none"
         return f"power {run}" + ("" if self.hybrid_coal is None else f" hybrid coal {self.hybrid_coal}")
 
 
+@_action
 class MarkCity(Action):
     """Default-starting-cities variant: mark a start city before round 1 (R134)."""
 
-    __slots__ = ("city",)
-    kind, fields = "mark", ("city",)
     city: str
-
-    def __init__(self, player: str, city: str) -> None:
-        _init(self, player=player, city=city)
+    kind: ClassVar[str] = "mark"
+    fields: ClassVar[tuple[str, ...]] = ("city",)
 
     def _text(self) -> str:
         return f"mark {self.city}"

@@ -6,12 +6,34 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Bid, Discard, Open, Pass
 from .errors import IllegalAction
+from .events import PlantBought, PlantBoxed
+from .phase import Phase
 from .plants import capacities, fits, keep_options
-from .resources import next_price
 from .steps import current_market, draw
 
 if TYPE_CHECKING:
+    from .context import Context
     from .game import Game
+
+
+class Auction:
+    """A running auction (R29): the plant, the high bid and its bidder, and who still bids, the next
+    to act first (in rotation order, the leader last)."""
+
+    __slots__ = ("plant", "bid", "leader", "bidders")
+
+    def __init__(self, plant: int, bid: int, leader: int, bidders: list[int]) -> None:
+        self.plant, self.bid, self.leader, self.bidders = plant, bid, leader, bidders
+
+    def copy(self) -> Auction:
+        return Auction(self.plant, self.bid, self.leader, self.bidders[:])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Auction) and (self.plant, self.bid, self.leader, self.bidders) == (
+            other.plant, other.bid, other.leader, other.bidders)
+
+    def __repr__(self) -> str:
+        return f"Auction(plant={self.plant}, bid={self.bid}, leader={self.leader}, bidders={self.bidders})"
 
 
 _ROWS: dict[tuple, list[Action]] = {}  # actions are immutable: one shared row per (kind, player, plant)
@@ -23,6 +45,8 @@ def _range(key: tuple, make, lo: int, hi: int) -> list[Action]:
         return []
     row = _ROWS.get(key)
     if row is None or len(row) <= hi:
+        if len(_ROWS) > 10_000:  # many player names over a long session: start afresh
+            _ROWS.clear()
         row = _ROWS[key] = [make(i) for i in range(max(hi + 1, 2 * len(row or ()) + 64))]
     return row[lo:hi + 1]
 
@@ -33,7 +57,7 @@ def legal(g: Game, p: int) -> list[Action]:
         return discard_options(g, p)
     money = s.money[p]
     if s.auction is not None:
-        out = _range(("bid", name), lambda b: Bid(name, b), s.auction[1] + 1, money)
+        out = _range(("bid", name), lambda b: Bid(name, b), s.auction.bid + 1, money)
         out.append(g.ctx.pass_action[p])
         return out
     out = []
@@ -65,8 +89,8 @@ def apply(g: Game, a: Action, p: int) -> None:
         raise IllegalAction("nobody is over the plant limit now", "R36", a)
     if s.auction is not None:
         if isinstance(a, Open):
-            raise IllegalAction(f"an auction for plant {s.auction[0]} is running: bid above "
-                                f"{s.auction[1]} or pass", "R29", a)
+            raise IllegalAction(f"an auction for plant {s.auction.plant} is running: bid above "
+                                f"{s.auction.bid} or pass", "R29", a)
         if isinstance(a, Pass):
             return _drop(g, p)
         return _raise(g, a, p)  # type: ignore[arg-type]
@@ -97,27 +121,29 @@ def _open(g: Game, a: Open, p: int) -> None:
     i = ring.index(p)
     active = set(s.active)
     rivals = [q for q in ring[i + 1:] + ring[:i] if q in active and q != g.ctx.trust]
-    s.auction = [a.plant, a.bid, p, [*rivals, p]]
+    s.auction = Auction(a.plant, a.bid, p, [*rivals, p])
     if not rivals:
         _sell(g)
 
 
 def _raise(g: Game, a: Bid, p: int) -> None:
     s = g.s
-    plant, high = s.auction[0], s.auction[1]  # type: ignore[index]
+    auction = s.auction
+    assert auction is not None
+    plant, high = auction.plant, auction.bid
     if a.amount <= high:
         raise IllegalAction(f"the bid for plant {plant} stands at {high}; raise to at least "
                             f"{high + 1} or pass", "R29", a)
     if a.amount > s.money[p]:
         raise IllegalAction(f"bid {a.amount} exceeds {g.ctx.names[p]}'s {s.money[p]} Elektro",
                             "R31", a)
-    bidders = s.auction[3]  # type: ignore[index]
+    bidders = auction.bidders
     bidders.append(bidders.pop(0))
-    s.auction[1], s.auction[2] = a.amount, p  # type: ignore[index]
+    auction.bid, auction.leader = a.amount, p
 
 
 def _drop(g: Game, p: int) -> None:
-    bidders = g.s.auction[3]  # type: ignore[index]
+    bidders = g.s.auction.bidders  # type: ignore[union-attr]
     bidders.pop(0)
     if len(bidders) == 1:
         _sell(g)
@@ -126,22 +152,24 @@ def _drop(g: Game, p: int) -> None:
 def _sell(g: Game) -> None:
     """R30: the last bidder pays and takes the plant; R32 replacement; R36 limit."""
     s = g.s
-    plant, price, winner, _ = s.auction  # type: ignore[misc]
+    auction = s.auction
+    assert auction is not None
     s.auction = None
-    g._pay(winner, price, f"buys plant {plant}")
-    take_plant(g, winner, plant)
+    take_plant(g, auction.leader, auction.plant, auction.bid)
 
 
-def take_plant(g: Game, p: int, plant: int) -> None:
-    """Move a plant from the market to a participant (sale or Trust), then R32 and R36."""
+def take_plant(g: Game, p: int, plant: int, price: int) -> None:
+    """Move a plant from the market to a participant for ``price`` (a sale, or the Trust's for 0),
+    then R32 and R36."""
     s = g.s
+    s.money[p] -= price
     s.market.remove(plant)
     s.plants[p].append(plant)
     s.bought.append(p)
     s.active.remove(p)
     if s.discount == plant:
         s.discount = None  # R41
-    g._log("plant", g.ctx.names[p], plant, "takes plant")
+    g._event(PlantBought, g.ctx.names[p], plant, price)
     for rule in g.ctx.map_rules:
         rule.on_acquire(g, p, plant)
     card = draw(g)
@@ -152,14 +180,15 @@ def take_plant(g: Game, p: int, plant: int) -> None:
             low = min(s.plants[p][:-1])
             s.plants[p].remove(low)
             s.boxed.append(low)
-            g._log("box", g.ctx.names[p], low, "R36 the Trust boxes its lowest plant")
+            g._event(PlantBoxed, g.ctx.names[p], low, "R36", "the Trust boxes its lowest plant", None)
         else:
             s.discard = p
 
 
 def default_keep(g: Game, options: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
     """O10: of the maximal keeps, the one holding more of the type with the higher market price."""
-    price = [next_price(k, g.s.res[k]) or 9 for k in range(2)]  # an empty track: dearest
+    track = g.ctx.edition.track
+    price = [track.next_price(k, g.s.res[k]) or 9 for k in range(2)]  # an empty track: dearest
     return max(options, key=lambda keep: keep[0] * price[0] + keep[1] * price[1])
 
 
@@ -183,4 +212,45 @@ def _discard(g: Game, a: Discard, p: int) -> None:
     s.boxed.append(a.plant)
     s.tokens[p] = list(keep)
     s.discard = None
-    g._log("box", g.ctx.names[p], a.plant, f"R36 boxed by its owner, who keeps {list(keep)}")
+    g._event(PlantBoxed, g.ctx.names[p], a.plant, "R36", "boxed by its owner", tuple(keep))
+
+
+class AuctionPhase(Phase):
+    """Phase 2 (R24-R44): in player order each player opens an auction or passes."""
+
+    number, name, actions = 2, "auction", (Open, Bid, Pass, Discard)
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        return order[:]  # R25: who may still open, in player order
+
+    def current(self, g: Game) -> int | None:
+        s = g.s
+        if s.discard is not None:
+            return s.discard
+        if s.auction is not None:
+            return s.auction.bidders[0]
+        return s.active[0] if s.active else None
+
+    legal = staticmethod(legal)  # type: ignore[assignment]
+    apply = staticmethod(apply)  # type: ignore[assignment]
+
+    def enter(self, g: Game) -> None:
+        s = g.s
+        s.active, s.bought, s.auction, s.first_draw = self.turns(g.ctx, s.order), [], None, False
+        s.flags.pop("trust_plant", None)
+        g.ctx.edition.start_phase2(g)
+        if not current_market(g):
+            s.active = []  # O13: nothing to auction
+
+    def exit(self, g: Game) -> int:
+        from .rounds import reorder
+        from .steps import end_phase2_step3_cleanup
+
+        g.ctx.edition.end_phase2(g)
+        end_phase2_step3_cleanup(g)
+        if g.s.round == 1:
+            reorder(g)  # R21
+        return 3
+
+
+AUCTION = AuctionPhase()

@@ -6,28 +6,44 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action, Power
 from .errors import IllegalAction
-from .plants import PLANTS, RESOURCES, best_run, hybrid_coal_range, needs, production, run_cost
+from .events import Income, PlantsRun, Refill, tokens_text
+from .phase import Phase
+from .plants import PLANTS, RESOURCES, best_run, needs, production
 from .plants import run_options as _run_options
-from .resources import TOTALS, held_total, supply
+from .resources import game_supply
 from .steps import update_market
 
 if TYPE_CHECKING:
+    from .context import Context
     from .game import Game
 
 
-_POWER: dict[tuple, Power] = {}  # immutable actions, shared by every game
+_POWER: dict[tuple, Power] = {}  # immutable actions, shared by every game (bounded)
+
+
+def _power(name: str, subset: tuple[int, ...], hc: int) -> Power:
+    key = (name, subset, hc)
+    a = _POWER.get(key)
+    if a is None:
+        if len(_POWER) > 2_000:
+            _POWER.clear()
+        a = _POWER[key] = Power(name, subset, hc if needs(subset)[4] else None)
+    return a
+
+
+_RUNS: dict[tuple, list[Action]] = {}  # (player, plants, tokens) -> the legal runs (bounded)
 
 
 def legal(g: Game, p: int) -> list[Action]:
     s, name = g.s, g.ctx.names[p]
-    out: list[Action] = []
-    for subset, hc in _run_options(s.plants[p], s.tokens[p]):
-        key = (name, subset, hc)
-        a = _POWER.get(key)
-        if a is None:
-            a = _POWER[key] = Power(name, subset, hc if needs(subset)[4] else None)
-        out.append(a)
-    return out
+    key = (name, tuple(s.plants[p]), tuple(s.tokens[p]))
+    out = _RUNS.get(key)
+    if out is None:
+        out = [_power(name, subset, hc) for subset, hc in _run_options(s.plants[p], s.tokens[p])]
+        if len(_RUNS) > 500:
+            _RUNS.clear()
+        _RUNS[key] = out
+    return out[:]
 
 
 class PowerOutcome(NamedTuple):
@@ -42,39 +58,44 @@ class PowerOutcome(NamedTuple):
 
 def check(g: Game, a: Power, p: int) -> PowerOutcome:
     """The outcome of a Power action; IllegalAction if it is not allowed."""
+    hc, burn, powered, income = _outcome(g, a, p)
+    return PowerOutcome(a.plants, hc, dict(zip(RESOURCES, burn, strict=True)), powered, income)
+
+
+def _outcome(g: Game, a: Power, p: int) -> tuple[int, tuple[int, int, int, int], int, int]:
+    """(hybrid coal, tokens burnt, cities powered, income) of a run; IllegalAction if not allowed."""
     s = g.s
-    own = s.plants[p]
-    for n in a.plants:
+    own, plants = s.plants[p], a.plants
+    for n in plants:
         if n not in own:
             raise IllegalAction(f"{g.ctx.names[p]} does not own plant {n}", "R72", a)
-    if len(set(a.plants)) != len(a.plants):
+    if len(set(plants)) != len(plants):
         raise IllegalAction("each plant runs at most once", "R72", a)
-    options = hybrid_coal_range(a.plants, s.tokens[p])
-    if not options:
-        raise IllegalAction(f"plants {list(a.plants)} need {_need_text(a.plants)} but "
-                            f"{g.ctx.names[p]} holds {_tokens_text(s.tokens[p])}", "R73", a)
-    has_hybrid = needs(a.plants)[4] > 0
-    if not has_hybrid and a.hybrid_coal not in (None, 0):
-        raise IllegalAction(f"no hybrid runs in {list(a.plants)}: leave hybrid_coal out", "R46", a)
-    hc = (options[-1] if a.hybrid_coal is None else a.hybrid_coal) if has_hybrid else 0
-    if hc not in options:
-        raise IllegalAction(f"the hybrids can burn {options[0]} to {options[-1]} coal, not {hc}",
-                            "R46", a)
-    burn = run_cost(a.plants, hc)
-    powered = min(production(a.plants), len(s.mine[p]))  # R74
-    income = g.ctx.edition.payment(powered)  # R76
-    return PowerOutcome(a.plants, hc, dict(zip(RESOURCES, burn, strict=True)), powered, income)
+    nc, no, ng, nu, nh = needs(plants)
+    c, o, gb, u = s.tokens[p]
+    if nc > c or no > o or ng > gb or nu > u or nh > c - nc + o - no:  # as hybrid_coal_range
+        raise IllegalAction(f"plants {list(plants)} need {_need_text(plants)} but "
+                            f"{g.ctx.names[p]} holds {tokens_text(s.tokens[p])}", "R73", a)
+    lo, hi = max(0, nh - (o - no)), min(nh, c - nc)  # the hybrids' coal (R73)
+    if not nh and a.hybrid_coal not in (None, 0):
+        raise IllegalAction(f"no hybrid runs in {list(plants)}: leave hybrid_coal out", "R46", a)
+    hc = (hi if a.hybrid_coal is None else a.hybrid_coal) if nh else 0
+    if not lo <= hc <= hi:
+        raise IllegalAction(f"the hybrids can burn {lo} to {hi} coal, not {hc}", "R46", a)
+    powered = min(production(plants), len(s.mine[p]))  # R74
+    return hc, (nc + hc, no + nh - hc, ng, nu), powered, g.ctx.edition.payment(powered)  # R76
 
 
 def apply(g: Game, a: Action, p: int) -> None:
     assert isinstance(a, Power)
     s = g.s
-    out = check(g, a, p)
-    burn = [out.burn[r] for r in RESOURCES]
-    s.tokens[p] = [t - b for t, b in zip(s.tokens[p], burn, strict=True)]  # R77: to the supply
-    g._log("powered", g.ctx.names[p], out.powered,
-           f"runs {list(a.plants)} burning {_tokens_text(burn)}")
-    g._earn(p, out.income, f"powers {out.powered} cities")
+    _, burn, powered, income = _outcome(g, a, p)
+    t = s.tokens[p]
+    s.tokens[p] = [t[0] - burn[0], t[1] - burn[1], t[2] - burn[2], t[3] - burn[3]]  # R77: to the supply
+    name = g.ctx.names[p]
+    g._event(PlantsRun, name, a.plants, burn, powered)
+    s.money[p] += income
+    g._event(Income, name, powered, income)
     s.to_act.pop(0)
 
 
@@ -82,14 +103,15 @@ def refill(g: Game) -> None:
     """R78-R81 (and map rules R125, R127): move tokens from the supply to the market."""
     s = g.s
     table = g.ctx.edition.refill(g.ctx.refill_players, s.step)
-    left = supply(s.res, held_total(g))
+    left = game_supply(g)
+    totals = g.ctx.edition.track.totals
     for kind in range(4):
         want = table[kind]
         for rule in g.ctx.map_rules:
             want = rule.refill(g, kind, want)
-        moved = max(0, min(want, left[kind], TOTALS[kind] - s.res[kind]))
+        moved = max(0, min(want, left[kind], totals[kind] - s.res[kind]))
         s.res[kind] += moved
-        g._log("refill", None, moved, RESOURCES[kind])
+        g._event(Refill, RESOURCES[kind], moved)
 
 
 def finish(g: Game) -> None:
@@ -108,5 +130,21 @@ def _need_text(plants: tuple[int, ...]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def _tokens_text(tokens) -> str:
-    return ", ".join(f"{n} {r}" for r, n in zip(RESOURCES, tokens, strict=True) if n) or "nothing"
+class BureaucracyPhase(Phase):
+    """Phase 5 (R71-R87): in player order each player powers; then refill and the plant market."""
+
+    number, name, actions = 5, "bureaucracy", (Power,)
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        return [p for p in order if p != ctx.trust]  # R71; the Trust does not power (R133)
+
+    legal = staticmethod(legal)  # type: ignore[assignment]
+    apply = staticmethod(apply)  # type: ignore[assignment]
+
+    def exit(self, g: Game) -> int:
+        finish(g)
+        g.s.round += 1
+        return 1
+
+
+BUREAUCRACY = BureaucracyPhase()

@@ -17,6 +17,7 @@ from typing import Any
 import pandas as pd
 
 from .editions import RULE_PARAMETERS
+from .runner import BACKENDS
 
 FORMATS = (".parquet", ".pq", ".csv")
 
@@ -100,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                         f"({', '.join(RULE_PARAMETERS)})")
     s.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a new_game option, e.g. bidding=order (repeatable)")
-    s.add_argument("--backend", default="local", choices=("local", "processes", "dask"))
+    s.add_argument("--backend", default="local", choices=BACKENDS)
     s.add_argument("--workers", default=None,
                    help="processes: worker processes (default: all cores); dask: LocalCluster workers "
                         "(default 2) or a scheduler address tcp://host:8786")

@@ -2,35 +2,46 @@
 
 from __future__ import annotations
 
-import json
+import functools
 import random
-from functools import cache
-from importlib import resources as _res
 from typing import TYPE_CHECKING, Any
 
+from .events import Discount
 from .plants import PLANTS, RESOURCES, STEP3
-from .resources import TOTALS
+from .resources import Track
+from .rulesdata import edition_tables
 from .steps import box, box_lowest, current_market, draw, replace
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-@cache
-def _tables() -> dict[str, Any]:
-    text = _res.files("powergrid_nb").joinpath("data/editions.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
 class Edition:
-    """Rules shared by both editions; subclasses override only what differs (R122)."""
+    """Rules shared by both editions; subclasses override only what differs (R122).
+
+    Ask an edition what it has (``capabilities``: the Trust, the discount token, card backs, map
+    rules by default) rather than testing its name.
+    """
 
     name = ""
 
     def __init__(self, rules: dict[str, Any] | None = None) -> None:
-        self.tables: dict[str, Any] = _tables()[self.name]
+        self.tables: dict[str, Any] = edition_tables()[self.name]
         if rules:
             self.tables = {**self.tables, **check_rules(rules, self.tables)}
+        self.capabilities: dict[str, bool] = dict(self.tables["capabilities"])
+        self.track = Track(self.tables)
+
+    def trust_plays(self, players: int) -> bool:
+        """Whether a game of ``players`` is played against the Trust by default (R128)."""
+        return self.capabilities["trust"] and players == 2
+
+    def card_back(self, plant: int) -> str | None:
+        """What the back of a deck card shows (R119): 'plug' or 'socket', or None if nothing."""
+        if not self.capabilities["card_backs"] or plant == STEP3:
+            return None
+        lo, hi = self.tables["plug_plants"]
+        return "plug" if lo <= plant <= hi else "socket"
 
     def _by_players(self, key: str, players: int) -> Any:
         return self.tables[key][str(players)]
@@ -105,13 +116,13 @@ class Original(Edition):
             small = [c for c in current_market(g) if c <= biggest]
             if not small:
                 return
-            box(g, small[0], f"R68 too small for {biggest} cities")
+            box(g, small[0], "R68", f"too small for a network of {biggest} cities")
             draw(g)
 
     def end_phase2(self, g: Game) -> None:
         """R38: nobody bought a plant (after round 1): box the lowest plant and replace it."""
         if g.s.round > 1 and not g.s.bought and g.s.market:
-            box_lowest(g, "R38 no plant bought this round")
+            box_lowest(g, "R38", "no plant was bought this round")
             replace(g)
 
     def tiebreak(self, g: Game, p: int) -> tuple[int, ...]:
@@ -144,7 +155,7 @@ class Recharged(Edition):
         cur = current_market(g)
         g.s.discount = cur[0] if cur else None  # R40 (O13: no token on an empty market)
         if cur:
-            g._log("discount", None, cur[0], "R40 discount token placed")
+            g._event(Discount, cur[0], "R40")
 
     def after_sale_draw(self, g: Game, card: int | None) -> None:
         """R42 (O7): a first replacement below the discounted plant is boxed, the token removed."""
@@ -153,16 +164,16 @@ class Recharged(Edition):
         s.first_draw = True
         if tested and s.discount is not None and card is not None and card != STEP3 \
                 and card < s.discount and card in s.market:
-            box(g, card, "R42 replacement below the discounted plant")
+            box(g, card, "R42", "a replacement below the discounted plant")
             s.discount = None
-            g._log("discount", None, 0, "R42 discount token removed")
+            g._event(Discount, None, "R42")
             replace(g)
 
     def end_phase2(self, g: Game) -> None:
         """R43: the discounted plant, still unsold, is boxed and replaced."""
         s = g.s
         if s.discount is not None and s.discount in s.market:
-            box(g, s.discount, "R43 unsold discounted plant")
+            box(g, s.discount, "R43", "the discounted plant was not sold")
             s.discount = None
             replace(g)
         s.discount = None  # R44
@@ -177,7 +188,15 @@ def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
         cls = EDITIONS[name]
     except KeyError:
         raise ValueError(f"unknown edition {name!r}; choose 'original' or 'recharged'") from None
+    if not rules:
+        return _standard(cls)
     return cls(rules)
+
+
+@functools.cache
+def _standard(cls: type[Edition]) -> Edition:
+    """The edition with its shipped tables, built once (editions are read-only)."""
+    return cls()
 
 
 PLAYER_COUNTS = ("2", "3", "4", "5", "6")
@@ -221,7 +240,7 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         elif key == "initial_market":
             if not isinstance(v, dict) or set(v) - set(base[key]):
                 raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")
-            caps = dict(zip(RESOURCES, TOTALS, strict=True))
+            caps = base["resource_tokens"]
             merged = {**base[key], **v}
             for r, n in merged.items():
                 if type(n) is not int or not 0 <= n <= caps[r]:

@@ -1,31 +1,34 @@
 """pandas DataFrames of a position, built on demand for the Plotly views and ipywidgets panels.
 
-Every function returns a fresh DataFrame and never changes the game. This is the only engine
-module that imports pandas; it is never used in the hot path (legal actions, apply, search).
+Every function returns a fresh DataFrame and never changes the game. Only the game's public API is
+read (:mod:`powergrid_nb.queries`). This is the only engine module that imports pandas; it is never
+used in the hot path (legal actions, apply, search).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from . import bureaucracy, resources
-from .actions import Action, Open
+from . import events as ev
+from .actions import Open
 from .errors import IllegalAction
-from .game import PHASE_NAMES
-from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, capacities, production
+from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
+from .queries import STORAGE
+from .rounds import PHASE_NAMES
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
-    "cities_frame", "connections_frame", "history_frame", "owned_plants_frame", "plants_frame",
-    "players_frame", "price_ladder_frame", "refill_preview", "resources_frame",
+    "HISTORY_COLUMNS", "cities_frame", "connections_frame", "history_frame", "owned_plants_frame",
+    "plants_frame", "players_frame", "price_ladder_frame", "refill_preview", "resources_frame",
 ]
 
-STORAGE_COLUMNS = ("storage_coal", "storage_oil", "storage_garbage", "storage_uranium", "storage_hybrid")
+STORAGE_COLUMNS = tuple(f"storage_{k}" for k in STORAGE)
 _FUEL_INDEX = {r: k for k, r in enumerate(RESOURCES)}
 
 
@@ -63,33 +66,31 @@ def _na(x: Any) -> Any:
 
 def players_frame(g: Game) -> pd.DataFrame:
     """One row per participant in player order (the Trust too, ``is_trust``); index: name."""
-    s, ctx = g.s, g.ctx
-    current = g.current_player
-    ranking = g.ranking()
-    auction = s.auction
-    participants = list(s.order) + [p for p in range(len(ctx.names)) if p not in s.order]
+    order, seats = g.player_order, g.seat_order
+    current, trust, auction = g.current_player, g.trust, g.auction
+    ranking, scores = g.ranking(), g.scores()
+    bidding = set(g.still_to_act) if g.phase == 2 else set()
+    bought = set(g.bought_this_round)
     rows = []
-    for p in participants:
-        name, cities = ctx.names[p], len(s.mine[p])
-        trust = p == ctx.trust
-        powered = bureaucracy.score(g, p)  # R99: what the player could power now
-        row: dict[str, Any] = {
-            "player": name, "order": s.order.index(p) + 1 if p in s.order else pd.NA,
-            "seat": s.seats.index(p) + 1 if p in s.seats else pd.NA,
-            "money": s.money[p], "cities": cities, "plants": tuple(sorted(s.plants[p])),
-            **dict(zip(RESOURCES, s.tokens[p], strict=True)),
-            **dict(zip(STORAGE_COLUMNS, capacities(s.plants[p]), strict=True)),
-            "can_power": pd.NA if trust else powered,
-            "income_now": pd.NA if trust else ctx.edition.payment(powered),
-            "production": production(s.plants[p]),
-            "rank": pd.NA if trust else ranking.index(name) + 1,
-            "is_current": name == current, "is_trust": trust,
-            "still_in_auction": s.phase == 2 and p in s.active,
-            "bought_this_round": p in s.bought,
-            "high_bidder": auction is not None and auction[2] == p,
-            "must_discard": s.discard == p,
-        }
-        rows.append(row)
+    for name in order + [p for p in g.participants if p not in order]:
+        plants = g.plants_of(name)
+        is_trust = name == trust
+        powered = scores.get(name)  # R99: what the player could power now (the Trust never powers)
+        rows.append({
+            "player": name, "order": order.index(name) + 1 if name in order else pd.NA,
+            "seat": seats.index(name) + 1 if name in seats else pd.NA,
+            "money": g.money(name), "cities": len(g.cities_of(name)), "plants": tuple(plants),
+            **g.tokens_of(name),
+            **{f"storage_{k}": v for k, v in g.storage_of(name).items()},
+            "can_power": pd.NA if is_trust else powered,
+            "income_now": pd.NA if is_trust else g.income(powered),  # type: ignore[arg-type]
+            "production": production(plants),
+            "rank": pd.NA if is_trust else ranking.index(name) + 1,
+            "is_current": name == current, "is_trust": is_trust,
+            "still_in_auction": name in bidding, "bought_this_round": name in bought,
+            "high_bidder": auction is not None and auction.leader == name,
+            "must_discard": g.discarding == name,
+        })
     ints = ["order", "seat", "money", "cities", *RESOURCES, *STORAGE_COLUMNS, "can_power", "income_now",
             "production", "rank"]
     bools = ["is_current", "is_trust", "still_in_auction", "bought_this_round", "high_bidder",
@@ -114,21 +115,20 @@ def fuel_cost(g: Game, plant: int) -> int | None:
     costs = []
     for amounts in mixes:
         with suppress(IllegalAction):
-            costs.append(resources.purchase_cost(g, amounts))
+            costs.append(g.market_cost(*amounts))
     return min(costs) if costs else None
 
 
 def plants_frame(g: Game) -> pd.DataFrame:
     """One row per card of the plant market, cheapest first; the Step 3 card (when there) has
     ``plant`` <NA> and ``is_step3`` True. ``biddable_now``: the player to act may open it now."""
-    s = g.s
-    current = set(g.current_market())
+    current = g.current_market()
     openable = {a.plant for a in g.legal_actions() if isinstance(a, Open)}
-    auction = s.auction
+    auction, discount = g.auction, g.discount
     rows = []
-    for pos, card in enumerate(s.market, 1):
+    for pos, card in enumerate(current + g.future_market(), 1):
         row: dict[str, Any] = {"position": pos, "is_step3": card == STEP3,
-                               "market": "current" if card in current else "future"}
+                               "market": "current" if pos <= len(current) else "future"}
         if card == STEP3:
             row.update(plant=pd.NA, fuel=None, tokens=pd.NA, cities=pd.NA, storage=pd.NA,
                        min_bid=pd.NA, discounted=False, biddable_now=False, in_auction=False,
@@ -137,12 +137,12 @@ def plants_frame(g: Game) -> pd.DataFrame:
         else:
             p = PLANTS[card]
             cost = fuel_cost(g, card)
-            running = auction is not None and auction[0] == card
+            running = auction is not None and auction.plant == card
             row.update(plant=card, fuel=p.fuel, tokens=p.tokens, cities=p.cities, storage=p.storage,
-                       min_bid=g.min_bid(card), discounted=card == s.discount,
+                       min_bid=g.min_bid(card), discounted=card == discount,
                        biddable_now=card in openable, in_auction=running,
-                       high_bid=auction[1] if running else pd.NA,
-                       leader=g.ctx.names[auction[2]] if running else pd.NA,
+                       high_bid=auction.bid if running else pd.NA,  # type: ignore[union-attr]
+                       leader=auction.leader if running else pd.NA,  # type: ignore[union-attr]
                        cities_per_token=p.cities / p.tokens if p.tokens else float("nan"),
                        fuel_cost_now=_na(cost),
                        fuel_cost_per_city=float("nan") if cost is None else cost / p.cities)
@@ -163,15 +163,14 @@ def plants_frame(g: Game) -> pd.DataFrame:
 def owned_plants_frame(g: Game) -> pd.DataFrame:
     """One row per owned plant (owners in player order, plants by number) with the tokens shown
     on it (one legal placement, :func:`powergrid_nb.plants.allocate`); ``acquired``: 1 = oldest."""
-    s = g.s
     rows = []
-    for p in s.order:
-        placed = allocate(s.plants[p], s.tokens[p])
-        for n in sorted(s.plants[p]):
+    for name in g.player_order:
+        taken = g.plants_in_order(name)
+        placed = allocate(taken, list(g.tokens_of(name).values()))
+        for n in sorted(taken):
             card = PLANTS[n]
-            rows.append({"owner": g.ctx.names[p], "plant": n, "fuel": card.fuel, "tokens": card.tokens,
-                         "cities": card.cities, "storage": card.storage,
-                         "acquired": s.plants[p].index(n) + 1,
+            rows.append({"owner": name, "plant": n, "fuel": card.fuel, "tokens": card.tokens,
+                         "cities": card.cities, "storage": card.storage, "acquired": taken.index(n) + 1,
                          **{r: placed[n].get(r, 0) for r in RESOURCES},
                          "stored": sum(placed[n].values())})
     ints = ["plant", "tokens", "cities", "storage", "acquired", *RESOURCES, "stored"]
@@ -185,28 +184,32 @@ def owned_plants_frame(g: Game) -> pd.DataFrame:
 
 def refill_preview(g: Game) -> dict[str, int]:
     """Tokens per resource the next phase-5 refill would move now (current step and supply, map
-    rules such as R125 included), by running the engine's refill on a copy (R78-R81)."""
-    c = g.copy()
-    bureaucracy.refill(c)
-    return {r: c.s.res[k] - g.s.res[k] for k, r in enumerate(RESOURCES)}
+    rules such as R125 included, R78-R81): :meth:`Game.next_refill`."""
+    return g.next_refill()
+
+
+def _held(g: Game) -> dict[str, int]:
+    """Tokens of each resource on the participants' plants."""
+    held = dict.fromkeys(RESOURCES, 0)
+    for name in g.participants:
+        for r, n in g.tokens_of(name).items():
+            held[r] += n
+    return held
 
 
 def resources_frame(g: Game) -> pd.DataFrame:
     """Tidy market: one row per (resource, track space), cheapest space first (R115, R116), with
     the per-resource totals repeated on each row."""
-    held = resources.held_total(g)
-    supply = resources.supply(g.s.res, held)
-    refill = refill_preview(g)
+    track, market, supply, held = g.resource_track, g.resource_market(), g.resource_supply(), _held(g)
+    refill = g.next_refill()
     rows = []
     for k, r in enumerate(RESOURCES):
-        n = g.s.res[k]
-        depot = resources.depot_price(g, k)
-        nxt = resources.next_price(k, n) if n else (depot if supply[k] > 0 else None)
-        for i, (price, tokens) in enumerate(resources.spaces(k, n), 1):
-            rows.append({"resource": r, "space": i, "price": price,
-                         "capacity": 1 if k == resources.URANIUM else 3, "tokens": tokens,
-                         "market_total": n, "held": held[k], "supply": supply[k],
-                         "total": resources.TOTALS[k], "next_price": _na(nxt),
+        n, nxt, depot = market[r], g.token_price(r), g.depot_price(r)
+        rooms = [room for _, room in track.spaces_of[k]]
+        for i, ((price, tokens), room) in enumerate(zip(track.spaces(k, n), rooms, strict=True), 1):
+            rows.append({"resource": r, "space": i, "price": price, "capacity": room, "tokens": tokens,
+                         "market_total": n, "held": held[r], "supply": supply[r],
+                         "total": track.totals[k], "next_price": _na(nxt),
                          "depot_price": _na(depot), "refill_next": refill[r]})
     columns = ["resource", "space", "price", "capacity", "tokens", "market_total", "held", "supply",
                "total", "next_price", "depot_price", "refill_next"]
@@ -218,13 +221,13 @@ def resources_frame(g: Game) -> pd.DataFrame:
 def price_ladder_frame(g: Game) -> pd.DataFrame:
     """One row per (resource, k): the price of the k-th token bought now and the total for k
     (R50); after the track, tokens of a depot (R126) with ``source`` "depot"."""
-    supply = resources.supply(g.s.res, resources.held_total(g))
+    track, market, supply = g.resource_track, g.resource_market(), g.resource_supply()
     rows = []
     for k, r in enumerate(RESOURCES):
-        ladder = [(p, "market") for p in resources.price_ladder(k, g.s.res[k])]
-        depot = resources.depot_price(g, k)
+        ladder = [(p, "market") for p in track.price_ladder(k, market[r])]
+        depot = g.depot_price(r)
         if depot is not None:
-            ladder += [(depot, "depot")] * max(0, supply[k])
+            ladder += [(depot, "depot")] * max(0, supply[r])
         total = 0
         for i, (price, source) in enumerate(ladder, 1):
             total += price
@@ -242,21 +245,21 @@ def price_ladder_frame(g: Game) -> pd.DataFrame:
 def cities_frame(g: Game, player: str | None = None) -> pd.DataFrame:
     """One row per city of the whole map (file order); index: city. With ``player``: what that
     player would pay to add each city now (``build_cost``, <NA> when not allowed, R56-R60)."""
-    s, ctx = g.s, g.ctx
-    prices = ctx.edition.tables["build_prices"]
-    slots = [f"slot_{p}" for p in prices]
+    slots = [f"slot_{p}" for p in g.rules.tables["build_prices"]]
+    houses, in_play, marked, step = g.houses(), set(g.play_area), set(g.marked_cities), g.step
+    costs = g.build_costs(player) if player is not None else {}
     money = g.money(player) if player is not None else 0
     rows = []
-    for name, city in ctx.map.cities.items():
-        owners = [ctx.names[p] for p in s.houses.get(name, ())]
-        in_play = name in ctx.cidx
+    for name, city in g.map.cities.items():
+        owners = houses.get(name, [])
+        playing = name in in_play
         row: dict[str, Any] = {
-            "city": name, "region": city.region, "lat": city.lat, "lon": city.lon, "in_play": in_play,
-            "marked": name in s.marked, "houses": len(owners),
+            "city": name, "region": city.region, "lat": city.lat, "lon": city.lon, "in_play": playing,
+            "marked": name in marked, "houses": len(owners),
             **{c: owners[i] if i < len(owners) else pd.NA for i, c in enumerate(slots)},
-            "open_slots": max(0, s.step - len(owners)) if in_play else 0, "owners": tuple(owners)}
+            "open_slots": max(0, step - len(owners)) if playing else 0, "owners": tuple(owners)}
         if player is not None:
-            cost = g.build_cost(player, name)
+            cost = costs.get(name)
             row["build_cost"] = _na(cost)
             row["affordable"] = cost is not None and cost <= money
         rows.append(row)
@@ -266,32 +269,77 @@ def cities_frame(g: Game, player: str | None = None) -> pd.DataFrame:
               "houses": "Int64", "open_slots": "Int64", "build_cost": "Int64", "affordable": bool,
               **dict.fromkeys(slots, "string")}
     df = _typed(rows, columns, dtypes, index="city")
-    df["region"] = _cat(list(df["region"]), ctx.map.regions)
+    df["region"] = _cat(list(df["region"]), g.map.regions)
     return df
 
 
 def connections_frame(g: Game) -> pd.DataFrame:
     """One row per connection of the map; ``in_play``: both ends in the play area (R4)."""
-    inside = g.ctx.cidx
+    inside = set(g.play_area)
     rows = [{"city_a": a, "city_b": b, "cost": c, "in_play": a in inside and b in inside}
-            for a, b, c in g.ctx.map.connections]
+            for a, b, c in g.map.connections]
     return _typed(rows, ["city_a", "city_b", "cost", "in_play"],
                   {"city_a": "string", "city_b": "string", "cost": "Int64", "in_play": bool})
 
 
 # --- history ---------------------------------------------------------------------------------
 
+def _tokens(t: tuple[int, ...] | None) -> dict[str, Any]:
+    return {} if t is None else dict(zip(RESOURCES, t, strict=True))
+
+
+# the typed columns each kind of event fills (every other column <NA> on its rows)
+_FIELDS: dict[type[ev.Event], Callable[[Any], dict[str, Any]]] = {
+    ev.Decision: lambda e: {"action": str(e.action)},
+    ev.MarketAtRoundStart: lambda e: _tokens(e.tokens),
+    ev.Discount: lambda e: {"plant": e.plant, "rule": e.rule},
+    ev.PlantBought: lambda e: {"plant": e.plant, "price": e.price},
+    ev.CardDrawn: lambda e: {"plant": e.plant},
+    ev.PlantBoxed: lambda e: {"plant": e.plant, "rule": e.rule, "reason": e.reason, **_tokens(e.kept)},
+    ev.PlantUnderDeck: lambda e: {"plant": e.plant},
+    ev.TokensBought: lambda e: {"cost": e.cost, **_tokens(e.tokens)},
+    ev.TrustFuel: lambda e: _tokens(e.tokens),
+    ev.HouseBuilt: lambda e: {"city": e.city, "cost": e.cost},
+    ev.PlantsRun: lambda e: {"plants": e.plants, "powered": e.powered, **_tokens(e.burnt)},
+    ev.Income: lambda e: {"powered": e.powered, "income": e.income},
+    ev.Refill: lambda e: {e.resource: e.tokens},
+    ev.StepBegins: lambda e: {"rule": e.rule},
+    ev.MapRuleApplied: lambda e: {"plant": e.plant, "rule": e.rule, "reason": e.reason},
+}
+_INTS = ["round", "phase", "step", "plant", "price", "cost", *RESOURCES, "powered", "income", "money_delta"]
+_STRINGS = ["player", "action", "city", "rule", "reason", "text"]
+HISTORY_COLUMNS = ["round", "phase", "phase_name", "step", "kind", "player", "action", "plant", "plants",
+                   "price", "cost", "city", *RESOURCES, "powered", "income", "money_delta", "rule",
+                   "reason", "text"]
+
+
 def history_frame(g: Game) -> pd.DataFrame:
-    """One row per history event, oldest first. ``action``: the decision's text on decision rows;
-    ``money_delta``: the Elektro a pay (negative) or income (positive) event moved, else 0."""
-    decisions = set(Action._registry)
-    rows = [{**e._asdict(), "phase_name": PHASE_NAMES.get(e.phase),
-             "action": e.detail if e.kind in decisions else None,
-             "money_delta": e.amount if e.kind in ("pay", "income") else 0} for e in g.history]
-    columns = ["round", "phase", "phase_name", "step", "player", "kind", "action", "amount", "detail",
-               "money_delta"]
-    dtypes = {**dict.fromkeys(["round", "phase", "step", "amount", "money_delta"], "Int64"),
-              **dict.fromkeys(["player", "kind", "action", "detail"], "string")}
-    df = _typed(rows, columns, dtypes)
-    df["phase_name"] = _phase_name(list(df["phase_name"]))
+    """One row per history event (:attr:`Game.history`), oldest first; columns :data:`HISTORY_COLUMNS`.
+
+    When: ``round``, ``phase`` (0-6), ``phase_name``, ``step``; what: ``kind`` (the event's
+    ``kind``), ``player`` (who it is about, <NA> for the game's own doings), ``text`` (its sentence
+    in the game log), ``money_delta`` (Elektro it moved to (+) or from (-) the player; 0 if none).
+    The event's own fields, <NA> on rows of kinds without them: ``action`` (a decision's text form,
+    ``str(action)``), ``plant`` (bought, drawn, boxed, under the deck, discounted or triggering a
+    map rule; 99 is the Step 3 card), ``plants`` (the tuple run), ``price`` (paid for a plant),
+    ``cost`` (paid for tokens or a house), ``city`` (built in), ``coal``..``uranium`` (tokens bought,
+    taken by the Trust, burnt, kept when boxing, on the market as the round starts, or refilled),
+    ``powered`` (cities), ``income``, ``rule`` and ``reason`` (why a card left, a step began...).
+    """
+    history = g.history
+    data: dict[str, list[Any]] = {c: [None] * len(history) for c in HISTORY_COLUMNS}
+    for i, e in enumerate(history):
+        data["round"][i], data["phase"][i], data["step"][i] = e.round, e.phase, e.step
+        data["kind"][i], data["player"][i], data["text"][i] = e.kind, e.who, e.text()
+        data["money_delta"][i] = e.money_delta
+        data["phase_name"][i] = PHASE_NAMES.get(e.phase)
+        fill = _FIELDS.get(type(e))
+        if fill is not None:
+            for c, v in fill(e).items():
+                data[c][i] = v
+    df = pd.DataFrame({c: pd.Series(data[c], dtype="Int64" if c in _INTS else
+                                    "string" if c in _STRINGS else object)
+                       for c in HISTORY_COLUMNS}, columns=HISTORY_COLUMNS)
+    df["phase_name"] = _phase_name(data["phase_name"])
+    df["kind"] = _cat(data["kind"], ev.EVENT_TYPES)
     return df

@@ -8,17 +8,20 @@ import random
 from pathlib import Path
 from typing import Any
 
+from . import rounds
+from .auction import Auction
 from .editions import EDITIONS, get_edition
 from .errors import SaveFileError
+from .events import Event
 from .game import Game
+from .history_v1 import events_from_v1
 from .maps import GameMap, MapError, builtin_maps, load_map
 from .newgame import check_options, make_context, player_names
 from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
-from .resources import TOTALS
 from .state import State
 
 FORMAT = "powergrid_nb.game"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the history as typed events; version 1 (prose rows) still loads
 
 
 def _card_out(c: int) -> int | str:
@@ -58,8 +61,8 @@ def game_to_dict(g: Game) -> dict[str, Any]:
             "auction_round": {
                 "active": _names(g, s.active), "bought": _names(g, s.bought),
                 "auction": None if a is None else {
-                    "plant": a[0], "bid": a[1], "leader": ctx.names[a[2]],
-                    "bidders": _names(g, a[3])},
+                    "plant": a.plant, "bid": a.bid, "leader": ctx.names[a.leader],
+                    "bidders": _names(g, a.bidders)},
                 "discard": None if s.discard is None else ctx.names[s.discard],
                 "first_draw": s.first_draw},
             "to_act": _names(g, s.to_act),
@@ -67,13 +70,17 @@ def game_to_dict(g: Game) -> dict[str, Any]:
             "flags": dict(s.flags), "marked": list(s.marked),
             "counter": s.counter, "top_known": s.top_known,
         },
-        "history": [list(e) for e in g._history],
+        "history": [e.to_row() for e in g.history],
     }
 
 
 def save(g: Game, path: str | Path) -> None:
-    """Write the game as JSON (``load`` reads it back)."""
-    text = json.dumps(game_to_dict(g), ensure_ascii=False, indent=1)
+    """Write the game as JSON (``load`` reads it back): indented, one history event a line."""
+    d = game_to_dict(g)
+    rows = d.pop("history")
+    text = json.dumps(d, ensure_ascii=False, indent=1)
+    events = ",\n  ".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows)
+    text = text[:-2] + (f',\n "history": [\n  {events}\n ]\n}}' if rows else ',\n "history": []\n}')
     Path(path).write_text(text + "\n", encoding="utf-8")
 
 
@@ -138,8 +145,8 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     if top.get("format", str) != FORMAT:
         raise top.fail(f"format must be {FORMAT!r}", "format")
     version = top.get("schema_version", int)
-    if version != SCHEMA_VERSION:
-        raise top.fail(f"schema_version {version} is not supported; this engine reads "
+    if version not in (1, SCHEMA_VERSION):
+        raise top.fail(f"schema_version {version} is not supported; this engine reads 1 and "
                        f"{SCHEMA_VERSION}", "schema_version")
     cfg = top.sub("config")
     names = [str(n) for n in cfg.get("players", list)]
@@ -164,17 +171,34 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     except ValueError as e:
         raise cfg.fail(str(e), "options") from None
     s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
-    hist = []
-    for i, row in enumerate(top.get("history", list, [])):
-        if not (isinstance(row, list) and len(row) == 7):
-            raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
-                                f"game.history[{i}]")
-        hist.append(tuple(row))
+    hist = _history_from(top.get("history", list, []), version)
     g = Game(ctx, s, hist)
     _check_invariants(g)
-    g._advance()
-    g._root = (g.s.clone(), len(g._history))
+    if s.phase == 1:  # a position at the start of phase 1: the round begins now
+        rounds.enter(g, 1)
+    rounds.advance(g)
+    g._set_root()
     return g
+
+
+def _history_from(rows: list[Any], version: int) -> list[Event]:
+    if version == 1:
+        for i, row in enumerate(rows):
+            if not (isinstance(row, list) and len(row) == 7):
+                raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
+                                    f"game.history[{i}]")
+        try:
+            return events_from_v1(rows)
+        except (ValueError, TypeError, IndexError) as e:
+            raise SaveFileError(f"cannot read the version-1 history: {e}", "game.history") from None
+    out = []
+    for i, row in enumerate(rows):
+        try:
+            out.append(Event.from_row(row))
+        except (ValueError, TypeError) as e:
+            raise SaveFileError(f"each event is [kind, round, phase, step, *fields]: {e}",
+                                f"game.history[{i}]") from None
+    return out
 
 
 def _state_from(r: _Reader, ctx: Any) -> State:
@@ -223,7 +247,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     for c, o in houses.items():
         if not isinstance(o, list):
             raise SaveFileError("expected a list of player names in slot order", f"game.state.houses.{c}")
-    s.houses = {c: [who(v, f"game.state.houses.{c}") for v in o] for c, o in houses.items()}
+    s.houses = {c: tuple(who(v, f"game.state.houses.{c}") for v in o) for c, o in houses.items()}
     s.market = sorted(_card_in(c, "game.state.market") for c in r.get("market", list))
     s.removed = sorted(_card_in(c, "game.state.removed") for c in r.get("removed", list, []))
     s.boxed = [_card_in(c, "game.state.boxed") for c in r.get("boxed", list, [])]
@@ -246,11 +270,10 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.marked = [str(c) for c in r.get("marked", list, [])]
     s.counter = r.get("counter", int, 0)
     s.top_known = r.get("top_known", bool, False)
-    default_to_act = {0: [p for p in s.order[::-1] if p != ctx.trust], 3: s.order[::-1],
-                      4: s.order[::-1], 5: [p for p in s.order if p != ctx.trust]}
-    s.to_act = people("to_act", default=default_to_act.get(s.phase, []))
+    turns = rounds.turns(ctx, s.order, s.phase) if 0 <= s.phase <= 6 else []
+    s.to_act = people("to_act", default=turns if s.phase != 2 else [])
     ar = r.sub("auction_round", {})
-    s.active = people("active", ar, s.order[:] if s.phase == 2 else [])
+    s.active = people("active", ar, turns if s.phase == 2 else [])
     s.bought = people("bought", ar, [])
     s.first_draw = ar.get("first_draw", bool, False)
     d = ar.get("discard", (str, type(None)), None)
@@ -258,8 +281,8 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     a = ar.get("auction", (dict, type(None)), None)
     if a is not None:
         ra = ar.sub("auction")
-        s.auction = [ra.get("plant", int), ra.get("bid", int),
-                     who(ra.get("leader", str), f"{ra.where}.leader"), people("bidders", ra)]
+        s.auction = Auction(ra.get("plant", int), ra.get("bid", int),
+                            who(ra.get("leader", str), f"{ra.where}.leader"), people("bidders", ra))
     return s
 
 
@@ -276,12 +299,13 @@ def _check_invariants(g: Game) -> None:
                             f"{sorted(dup)}, missing {[_card_out(c) for c in missing]}", where)
     if any(STEP3 in pl for pl in s.plants) or STEP3 in s.removed:
         raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", where)
+    totals = ctx.edition.track.totals
     for k, name in enumerate(RESOURCES):
         held = sum(t[k] for t in s.tokens)
-        if not 0 <= s.res[k] <= TOTALS[k] or min(t[k] for t in s.tokens) < 0 \
-                or s.res[k] + held > TOTALS[k]:
+        if not 0 <= s.res[k] <= totals[k] or min(t[k] for t in s.tokens) < 0 \
+                or s.res[k] + held > totals[k]:
             raise SaveFileError(f"{name}: market {s.res[k]} + held {held} must stay within the "
-                                f"{TOTALS[k]} tokens of the game (R1)", f"{where}.resources")
+                                f"{totals[k]} tokens of the game (R1)", f"{where}.resources")
     for p, name in enumerate(ctx.names):
         pw = f"{where}.players.{name}"
         if s.money[p] < 0:
@@ -328,7 +352,7 @@ def _check_turn_state(g: Game) -> None:
         raise SaveFileError(f"{ctx.names[s.discard]} is not over the plant limit of {ctx.plant_limit}",
                             f"{where}.discard")
     if s.auction is not None:
-        plant, bid, leader, bidders = s.auction
+        plant, bid, leader, bidders = s.auction.plant, s.auction.bid, s.auction.leader, s.auction.bidders
         aw = f"{where}.auction"
         if plant not in s.market or plant not in g.current_market():
             raise SaveFileError(f"the auctioned plant {plant} is not in the current market", aw)
@@ -362,10 +386,7 @@ def _top_hint(g: Game) -> int | str | None:
     top = g.s.deck[0]
     if g.s.top_known:
         return _card_out(top)
-    if g.ctx.edition.name == "recharged" and top != STEP3:
-        lo, hi = g.ctx.edition.tables["plug_plants"]
-        return "plug" if lo <= top <= hi else "socket"  # R119: the back shows
-    return None
+    return g.ctx.edition.card_back(top)  # R119: the back shows plug or socket
 
 
 def redeal(g: Game, player: str, seed: int | None = None) -> Game:
@@ -380,8 +401,7 @@ def redeal(g: Game, player: str, seed: int | None = None) -> Game:
     unknown = s.deck[len(fixed_top):cut] + s.removed
     rng.shuffle(unknown)
     if hint in ("plug", "socket") and cut:
-        lo, hi = g.ctx.edition.tables["plug_plants"]
-        want = [c for c in unknown if (lo <= c <= hi) == (hint == "plug")]
+        want = [c for c in unknown if g.ctx.edition.card_back(c) == hint]
         if want:
             unknown.remove(want[0])
             unknown.insert(0, want[0])
@@ -390,6 +410,5 @@ def redeal(g: Game, player: str, seed: int | None = None) -> Game:
     s.removed = sorted(unknown[size:])
     h.ctx = _copy.copy(g.ctx)
     h.ctx.seed = rng.randrange(2**32)
-    h._root = (s.clone(), len(h._history))
-    h._stack = []
+    h._set_root()
     return h

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .events import MapRuleApplied
 from .plants import COAL, URANIUM
 
 if TYPE_CHECKING:
+    from .editions import Edition
     from .game import Game
 
 
@@ -39,7 +41,7 @@ class UraniumFreeze(MapRule):
     def on_acquire(self, g: Game, player: int, plant: int) -> None:
         if plant == self.plant and not g.s.flags.get("uranium_frozen"):
             g.s.flags["uranium_frozen"] = True
-            g._log("rule", g.ctx.names[player], plant, "R125 uranium refill stops for good")
+            g._event(MapRuleApplied, g.ctx.names[player], plant, "R125", "uranium is never refilled again")
 
     def refill(self, g: Game, kind: int, amount: int) -> int:
         return 0 if kind == URANIUM and g.s.flags.get("uranium_frozen") else amount
@@ -63,10 +65,10 @@ MAP_RULES: dict[tuple[str, str], tuple[type[MapRule], ...]] = {
 }
 
 
-def default_map_rules(map_name: str, edition: str, enabled: bool | None) -> list[MapRule]:
-    """The rules for a map: on by default in Recharged, off in the original (O21)."""
+def default_map_rules(map_name: str, edition: Edition, enabled: bool | None) -> list[MapRule]:
+    """The rules for a map: on by default where the edition says so (Recharged), off otherwise (O21)."""
     if enabled is None:
-        enabled = edition == "recharged"
+        enabled = edition.capabilities["map_rules"]
     if not enabled:
         return []
     classes = MAP_RULES.get((map_name, "recharged"), ())

@@ -1,67 +1,37 @@
-"""Map graphs: loading, validation, play-area selection (R3, R105) and path costs (R4, R61).
+"""Map graphs: loading, play-area selection (R3, R105) and path costs (R4, R61).
 
-Maps are JSON files in the ``powergrid_nb.map/1`` schema (see ``maps/README.md``).
+Maps are JSON files in the ``powergrid_nb.map/1`` schema (see ``maps/README.md``), read and
+validated by ``powergrid_nb.mapfile``. Each ``GameMap`` is a networkx graph (``GameMap.graph``):
+cities are nodes, connections are edges with a ``cost``.
 """
 
 from __future__ import annotations
 
-import copy
-import difflib
 import functools
 import itertools
-import json
 import os
 import random
-import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "powergrid_nb.map/1"
+import networkx as nx
+
+from .mapfile import SCHEMA, City, MapError, MapParts, city_graph, did_you_mean, parse_map, read_json
+
+__all__ = ["SCHEMA", "UNREACHABLE", "City", "GameMap", "MapError", "builtin_maps", "load_map"]
+
 UNREACHABLE = 10**9  # distance sentinel for pairs with no path inside the play area
-_TOP_KEYS = {"schema", "name", "title", "description", "regions", "cities", "connections",
-             "twins", "editions"}
-_CITY_KEYS = {"name", "region", "lat", "lon"}
-_EDIT_KEYS = {"rename_cities", "set_costs", "remove_connections", "add_connections"}
-_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
-
-class MapError(ValueError):
-    """A map file, map dict or region selection is invalid; the message says where."""
-
-
-@dataclass(frozen=True, slots=True)
-class City:
-    """One city of a map."""
-
-    name: str
-    region: str
-    lat: float
-    lon: float
-
-
-def _hint(name: object, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(str(name), list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _is_connected(nodes: Iterable[str], adj: Mapping[str, Iterable[str]]) -> bool:
-    """True if ``nodes`` is non-empty and connected using only edges among ``nodes``."""
-    todo = set(nodes)
-    if not todo:
-        return False
-    stack = [todo.pop()]
-    while stack:
-        for n in adj.get(stack.pop(), ()):
-            if n in todo:
-                todo.remove(n)
-                stack.append(n)
-    return not todo
+Table = tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]
 
 
 class GameMap:
-    """A validated map: cities, regions, weighted undirected connections."""
+    """A validated map: cities, regions, weighted undirected connections.
+
+    The graphs (``graph``, ``region_graph``, ``play_graph``) are built on first use and frozen:
+    they are shared by every game on this map, so never change their attributes either.
+    """
 
     def __init__(self, name: str, title: str, cities: dict[str, City], regions: dict[str, str],
                  connections: Iterable[tuple[str, str, int]],
@@ -75,8 +45,12 @@ class GameMap:
         self.twins = tuple((a, b) for a, b in twins)
         self.edition = edition
         self._path = path
-        self._dist: dict[frozenset[str], tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]] = {}
+        self._graph: nx.Graph | None = None
+        self._region_graph: nx.Graph | None = None
         self._adj: dict[str, frozenset[str]] | None = None
+        self._sets: dict[int, tuple[tuple[str, ...], ...]] = {}
+        self._play: dict[frozenset[str], nx.Graph] = {}
+        self._dist: dict[frozenset[str], Table] = {}
 
     @property
     def path(self) -> str | None:
@@ -104,26 +78,61 @@ class GameMap:
             "twins": [[a, b] for a, b in self.twins],
         }
 
+    @property
+    def graph(self) -> nx.Graph:
+        """The frozen city graph: nodes are city names in file order (``region``, ``lat``,
+        ``lon``), edges the connections (``cost``); graph attributes ``name``, ``title``,
+        ``edition``. Shared and cached: copy it (``nx.Graph(game_map.graph)``) to change it."""
+        if self._graph is None:
+            g = city_graph(self.cities, self.connections)
+            g.graph.update(name=self.name, title=self.title, edition=self.edition)
+            self._graph = nx.freeze(g)
+        return self._graph
+
+    @property
+    def region_graph(self) -> nx.Graph:
+        """The frozen region graph (R3): nodes are regions (``color``), joined when at least one
+        connection joins their cities."""
+        if self._region_graph is None:
+            g = nx.Graph()
+            g.add_nodes_from((r, {"color": c}) for r, c in self.regions.items())
+            region = nx.get_node_attributes(self.graph, "region")
+            g.add_edges_from((region[a], region[b]) for a, b in self.graph.edges
+                             if region[a] != region[b])
+            self._region_graph = nx.freeze(g)
+        return self._region_graph
+
+    def play_graph(self, regions: Iterable[str]) -> nx.Graph:
+        """The frozen subgraph of the cities in ``regions`` and the connections with both ends
+        there (R4, R61); cached per region set, graph attribute ``regions`` (sorted)."""
+        key = frozenset(self._regions_arg(regions))
+        if key not in self._play:  # a plain graph in file order (a subgraph view is neither)
+            names, full = self.cities_in(key), self.graph
+            g = nx.Graph(**full.graph, regions=tuple(sorted(key)))
+            g.add_nodes_from((n, full.nodes[n]) for n in names)
+            g.add_edges_from((a, b, d) for a, b, d in full.edges(data=True) if a in g and b in g)
+            self._play[key] = nx.freeze(g)
+        return self._play[key]
+
     def _regions_arg(self, regions: Iterable[str]) -> list[str]:
         if isinstance(regions, str):
             raise MapError(f"{self.name}: regions must be a collection of names, not {regions!r}")
         out = list(regions)
         for r in out:
             if not isinstance(r, str) or r not in self.regions:
-                raise MapError(f"{self.name}: unknown region {r!r}{_hint(r, self.regions)}; "
+                raise MapError(f"{self.name}: unknown region {r!r}{did_you_mean(r, self.regions)}; "
                                f"regions are {', '.join(self.regions)}")
         return out
+
+    def _connected(self, regions: Iterable[str]) -> bool:
+        chosen = set(regions)
+        return bool(chosen) and nx.is_connected(self.region_graph.subgraph(chosen))
 
     def region_adjacency(self) -> dict[str, frozenset[str]]:
         """Region -> bordering regions (joined by at least one connection)."""
         if self._adj is None:
-            adj: dict[str, set[str]] = {r: set() for r in self.regions}
-            for a, b, _ in self.connections:
-                ra, rb = self.cities[a].region, self.cities[b].region
-                if ra != rb:
-                    adj[ra].add(rb)
-                    adj[rb].add(ra)
-            self._adj = {r: frozenset(s) for r, s in adj.items()}
+            rg = self.region_graph
+            self._adj = {r: frozenset(rg[r]) for r in rg}
         return dict(self._adj)
 
     def cities_in(self, regions: Iterable[str]) -> tuple[str, ...]:
@@ -133,13 +142,14 @@ class GameMap:
 
     def is_connected_regions(self, regions: Iterable[str]) -> bool:
         """True if ``regions`` form one connected group of bordering regions (R3)."""
-        return _is_connected(self._regions_arg(regions), self.region_adjacency())
+        return self._connected(self._regions_arg(regions))
 
     def connected_region_sets(self, k: int) -> list[tuple[str, ...]]:
         """All connected sets of ``k`` regions, each sorted; the list sorted."""
-        adj = self.region_adjacency()
-        return [s for s in itertools.combinations(sorted(self.regions), k)
-                if _is_connected(s, adj)] if k >= 1 else []
+        if k not in self._sets:
+            self._sets[k] = tuple(s for s in itertools.combinations(sorted(self.regions), k)
+                                  if self._connected(s)) if k >= 1 else ()
+        return list(self._sets[k])
 
     def choose_regions(self, k: int, rng: random.Random) -> tuple[str, ...]:
         """A uniformly random connected set of ``k`` regions (R3, O24)."""
@@ -157,193 +167,24 @@ class GameMap:
         if len(chosen) != k:
             raise MapError(f"{self.name}: the play area needs {k} regions (R3, R105), "
                            f"got {len(chosen)}")
-        if not _is_connected(chosen, self.region_adjacency()):
+        if not self._connected(chosen):
             raise MapError(f"{self.name}: regions {', '.join(sorted(chosen))} are not one "
                            "connected group of bordering regions (R3)")
         return tuple(sorted(chosen))
 
-    def distance_matrix(
-        self, regions: Iterable[str]
-    ) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    def distance_matrix(self, regions: Iterable[str]) -> Table:
         """Play-area cities (file order) and all-pairs cheapest costs over links with both
-        ends in the play area (R4, R61). ``UNREACHABLE`` marks pairs with no such path."""
+        ends in the play area (R4, R61). ``UNREACHABLE`` marks pairs with no such path.
+
+        Computed once per region set (networkx Dijkstra on ``play_graph``) and cached as plain
+        tuples for the engine's hot path."""
         key = frozenset(self._regions_arg(regions))
         if key not in self._dist:
             names = self.cities_in(key)
-            idx = {n: i for i, n in enumerate(names)}
-            n = len(names)
-            d = [[0 if i == j else UNREACHABLE for j in range(n)] for i in range(n)]
-            for a, b, c in self.connections:
-                if a in idx and b in idx:
-                    i, j = idx[a], idx[b]
-                    d[i][j] = d[j][i] = min(d[i][j], c)
-            for m in range(n):
-                dm = d[m]
-                for i in range(n):
-                    di, dim = d[i], d[i][m]
-                    if dim >= UNREACHABLE:
-                        continue
-                    for j in range(n):
-                        if dim + dm[j] < di[j]:
-                            di[j] = dim + dm[j]
-            self._dist[key] = (names, tuple(tuple(row) for row in d))
+            cost = dict(nx.all_pairs_dijkstra_path_length(self.play_graph(key), weight="cost"))
+            self._dist[key] = (names, tuple(tuple(cost[a].get(b, UNREACHABLE) for b in names)
+                                            for a in names))
         return self._dist[key]
-
-
-def _fail(where: str) -> Callable[[str], MapError]:
-    return lambda msg: MapError(f"{where}: {msg}")
-
-
-def _link(e: Any, n: int, at: str, fail: Callable[[str], MapError]) -> list[Any]:
-    """Check the shape [city_a, city_b] (n=2) or [city_a, city_b, cost] (n=3)."""
-    if not isinstance(e, list) or len(e) != n or not all(isinstance(x, str) for x in e[:2]):
-        raise fail(f"{at}: must be [city_a, city_b{', cost' if n == 3 else ''}], got {e!r}")
-    return e
-
-
-def _parse(data: Any, where: str, edition: str, path: str | None) -> GameMap:
-    """Validate a schema dict (base map and every edition) and build ``edition``."""
-    fail = _fail(where)
-    if not isinstance(data, dict):
-        raise fail("top level must be a JSON object")
-    if data.get("schema") != SCHEMA:
-        raise fail(f"schema: expected {SCHEMA!r}, got {data.get('schema')!r}")
-    for k in data:
-        if k not in _TOP_KEYS:
-            raise fail(f"unknown field {k!r}{_hint(k, _TOP_KEYS)}")
-    for k in ("name", "title"):
-        if not isinstance(data.get(k), str) or not data[k].strip():
-            raise fail(f"{k}: must be a non-empty string")
-    editions = data.get("editions", {})
-    if not isinstance(editions, dict) or "original" in editions:
-        raise fail("editions: must be an object of edition name -> changes (not 'original')")
-    if edition not in ("original", "recharged", *editions):
-        raise fail(f"unknown edition {edition!r}; choose from "
-                   f"{', '.join(dict.fromkeys(['original', 'recharged', *editions]))}")
-    result = _build(data, where, "original" if edition in editions else edition, path)
-    for name, block in editions.items():
-        applied = _apply_edition(data, block, f"{where}: editions.{name}")
-        gm = _build(applied, f"{where}: editions.{name} (applied)", name, path)
-        if name == edition:
-            result = gm
-    return result
-
-
-def _build(data: dict[str, Any], where: str, edition: str, path: str | None) -> GameMap:
-    """Validate regions, cities, connections and twins; return the map."""
-    fail = _fail(where)
-    regions = data.get("regions")
-    if not isinstance(regions, dict) or not regions:
-        raise fail('regions: must be a non-empty object of region -> {"color": ...}')
-    for r, v in regions.items():
-        col = v.get("color") if isinstance(v, dict) else None
-        if not isinstance(r, str) or not r or not isinstance(col, str) or not _COLOR.fullmatch(col):
-            raise fail(f'regions.{r}: needs a "color" like "#00bcd4", got {v!r}')
-    colors: dict[str, str] = {r: v["color"] for r, v in regions.items()}
-    raw = data.get("cities")
-    if not isinstance(raw, list) or not raw:
-        raise fail("cities: must be a non-empty list")
-    cities: dict[str, City] = {}
-    for i, c in enumerate(raw):
-        at = f"cities[{i}]"
-        if not isinstance(c, dict) or set(c) != _CITY_KEYS:
-            raise fail(f"{at}: must be an object with exactly name, region, lat, lon; got {c!r}")
-        nm, rg = c["name"], c["region"]
-        if not isinstance(nm, str) or not nm.strip() or nm != nm.strip():
-            raise fail(f"{at}: name must be a non-empty string without outer spaces")
-        if nm in cities:
-            raise fail(f"{at}: duplicate city {nm!r}")
-        if not isinstance(rg, str) or rg not in colors:
-            raise fail(f"{at}: city {nm!r} has unknown region {rg!r}{_hint(rg, colors)}")
-        for k, lim in (("lat", 90), ("lon", 180)):
-            x = c[k]
-            if isinstance(x, bool) or not isinstance(x, int | float) or not -lim <= x <= lim:
-                raise fail(f"{at}: city {nm!r}: {k} must be a number in [-{lim}, {lim}]")
-        cities[nm] = City(nm, rg, float(c["lat"]), float(c["lon"]))
-    links: list[tuple[str, str, int]] = []
-    twins: list[tuple[str, str]] = []
-    for field, n, out in (("connections", 3, links), ("twins", 2, twins)):
-        raw = data.get(field, [] if field == "twins" else None)  # twins is optional
-        if not isinstance(raw, list):
-            raise fail(f"{field}: must be a list")
-        seen: dict[frozenset[str], int] = {}
-        for i, e in enumerate(raw):
-            at = f"{field}[{i}]"
-            a, b = _link(e, n, at, fail)[:2]
-            for x in (a, b):
-                if x not in cities:
-                    raise fail(f"{at}: unknown city {x!r}{_hint(x, cities)}")
-            if a == b:
-                raise fail(f"{at}: self-link {a!r}-{b!r}")
-            if frozenset((a, b)) in seen:
-                raise fail(f"{at}: duplicate {a!r}-{b!r} (also {field}[{seen[frozenset((a, b))]}])")
-            seen[frozenset((a, b))] = i
-            if n == 3 and (isinstance(e[2], bool) or not isinstance(e[2], int) or e[2] < 0):
-                raise fail(f"{at}: cost of {a!r}-{b!r} must be an integer >= 0, got {e[2]!r}")
-            out.append(tuple(e))  # type: ignore[arg-type]
-    adj: dict[str, list[str]] = {n: [] for n in cities}
-    local: dict[str, list[str]] = {n: [] for n in cities}
-    for a, b, _ in links:
-        adj[a].append(b)
-        adj[b].append(a)
-        if cities[a].region == cities[b].region:
-            local[a].append(b)
-            local[b].append(a)
-    for r in colors:
-        members = [n for n, c in cities.items() if c.region == r]
-        if not members:
-            raise fail(f"regions.{r}: region has no cities")
-        if not _is_connected(members, local):
-            raise fail(f"regions.{r}: region's cities are not connected by its own links")
-    if not _is_connected(cities, adj):
-        raise fail("connections: the map graph is not connected")
-    return GameMap(data["name"], data["title"], cities, colors, links, twins, path, edition)
-
-
-def _apply_edition(base: dict[str, Any], block: Any, where: str) -> dict[str, Any]:
-    """Return a copy of the (validated) ``base`` with one edition block applied.
-
-    Renames come first; the other entries use the new names. The result is validated by
-    the caller, which catches bad costs and unknown cities in added links.
-    """
-    fail = _fail(where)
-    if not isinstance(block, dict) or not set(block) <= _EDIT_KEYS:
-        raise fail(f"must be an object with keys among {', '.join(sorted(_EDIT_KEYS))}")
-    out = copy.deepcopy(base)
-    out.pop("editions", None)
-    cities = {c["name"]: c for c in out["cities"]}
-    conns: list[list[Any]] = out["connections"]
-
-    def find(e: Any, n: int, at: str) -> int:
-        a, b = _link(e, n, at, fail)[:2]
-        for i, x in enumerate(conns):
-            if {x[0], x[1]} == {a, b}:
-                return i
-        raise fail(f"{at}: no connection {a!r}-{b!r}")
-
-    for i, r in enumerate(block.get("rename_cities", [])):
-        at = f"rename_cities[{i}]"
-        if not isinstance(r, dict) or not {"from", "to"} <= set(r) <= {"from", "to", "lat", "lon"}:
-            raise fail(f'{at}: must be {{"from", "to"[, "lat", "lon"]}}, got {r!r}')
-        old, new = r["from"], r["to"]
-        if not isinstance(old, str) or old not in cities:
-            raise fail(f"{at}: unknown city {old!r}{_hint(old, cities)}")
-        if not isinstance(new, str) or new in cities:
-            raise fail(f"{at}: new name {new!r} is not a string or already a city")
-        cities[new] = cities.pop(old)
-        cities[new].update({"name": new, **{k: r[k] for k in ("lat", "lon") if k in r}})
-        for e in (*conns, *out.get("twins", [])):
-            e[:2] = [new if x == old else x for x in e[:2]]
-    for i, e in enumerate(block.get("remove_connections", [])):
-        del conns[find(e, 2, f"remove_connections[{i}]")]
-    for i, e in enumerate(block.get("add_connections", [])):
-        a, b = _link(e, 3, f"add_connections[{i}]", fail)[:2]
-        if any({x[0], x[1]} == {a, b} for x in conns):
-            raise fail(f"add_connections[{i}]: connection {a!r}-{b!r} already exists")
-        conns.append(list(e))
-    for i, e in enumerate(block.get("set_costs", [])):
-        conns[find(e, 3, f"set_costs[{i}]")][2] = e[2]
-    return out
 
 
 def _maps_dir() -> Path:
@@ -354,25 +195,23 @@ def _maps_dir() -> Path:
 
 def builtin_maps() -> list[str]:
     """Names of the maps shipped with the package."""
-    return sorted(p.stem for p in _maps_dir().glob("*.json") if not p.stem.startswith("_"))
+    return list(_builtin_names())
 
 
-def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot read map file: {exc}") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: "
-                       f"{exc.msg}") from exc
+@functools.cache
+def _builtin_names() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in _maps_dir().glob("*.json") if not p.stem.startswith("_")))
+
+
+def _game_map(parts: MapParts, path: str | None) -> GameMap:
+    return GameMap(parts.name, parts.title, parts.cities, parts.regions, parts.connections,
+                   parts.twins, path, parts.edition)
 
 
 @functools.cache
 def _load_builtin(name: str, edition: str) -> GameMap:
     path = _maps_dir() / f"{name}.json"
-    return _parse(_read(path), str(path), edition, str(path))
+    return _game_map(parse_map(read_json(path), str(path), edition), str(path))
 
 
 def load_map(source: str | os.PathLike[str] | dict[str, Any] = "germany",
@@ -386,11 +225,11 @@ def load_map(source: str | os.PathLike[str] | dict[str, Any] = "germany",
         raise MapError(f"edition must be a string, got {edition!r}")
     edition = edition.lower()
     if isinstance(source, dict):
-        return _parse(source, "<dict>", edition, None)
+        return _game_map(parse_map(source, "<dict>", edition), None)
     if isinstance(source, str) and source.lower() in builtin_maps():
         return _load_builtin(source.lower(), edition)
     path = Path(source)
     if not path.is_file():
         raise MapError(f"{source}: no such map file and no built-in map of that name "
                        f"(built-in: {', '.join(builtin_maps())})")
-    return _parse(_read(path), str(path), edition, str(path))
+    return _game_map(parse_map(read_json(path), str(path), edition), str(path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
@@ -10,6 +11,7 @@ from . import building
 
 if TYPE_CHECKING:
     from .game import Game
+    from .maps import GameMap
 
 
 class PlanStep(NamedTuple):
@@ -25,23 +27,9 @@ class PlanStep(NamedTuple):
     reason: str
 
 
-def adjacency(g: Game) -> dict[str, list[tuple[str, int]]]:
-    """Links with both ends in the play area (R4), per city."""
-    adj = getattr(g.ctx, "_adjacency", None)
-    if adj is None:
-        inside = set(g.ctx.cities)
-        adj = {c: [] for c in g.ctx.cities}
-        for a, b, cost in g.ctx.map.connections:
-            if a in inside and b in inside:
-                adj[a].append((b, cost))
-                adj[b].append((a, cost))
-        g.ctx._adjacency = adj
-    return adj
-
-
 def cheapest_path(g: Game, sources: Iterable[str], target: str) -> tuple[int, tuple[str, ...]]:
     """Cheapest connection from any source city to ``target`` inside the play area, with its path."""
-    adj = adjacency(g)
+    adj = _adjacency(g.map, g.regions)
     best: dict[str, int] = {}
     prev: dict[str, str | None] = {}
     heap = []
@@ -66,27 +54,40 @@ def cheapest_path(g: Game, sources: Iterable[str], target: str) -> tuple[int, tu
     raise ValueError(f"{target} cannot be reached inside the play area")
 
 
-def price_plan(g: Game, player: str, cities: Sequence[str]) -> list[PlanStep]:
+def price_plan(g: Game, player: str, cities: Sequence[str], money: int | None = None) -> list[PlanStep]:
     """Price ``cities`` added one at a time in this order (R54, R63), as ``apply(Build(...))`` would.
 
-    Steps after the first forbidden one are still priced as if it had been skipped.
+    Steps after a forbidden one are still priced as if it had been skipped. ``money``: what the
+    player has to spend (default: their money now).
     """
-    h = g.copy()
-    p = h._index(player)
+    p = g.player_index(player)
+    mine = g.cities_of(player)
+    money = g.money(player) if money is None else money
+    queued: list[str] = []
     steps: list[PlanStep] = []
     total = 0
-    prices = h.ctx.edition.tables["build_prices"]
     for city in cities:
-        cost, rule, why = building.city_cost(h, p, city)
-        if cost is not None and cost > h.s.money[p]:
-            rule, why = "R64", f"{city} costs {cost} Elektro but {player} has {h.s.money[p]}"
+        cost, rule, why = building.city_price(g, p, city, queued)
+        if cost is not None and cost > money - total:
+            rule, why = "R64", f"{city} costs {cost} Elektro but {player} has {money - total}"
         if cost is None or rule:
             steps.append(PlanStep(city, None, None, cost, (), None, rule, why))
             continue
-        slot = prices[len(h.s.houses.get(city, ()))]
-        mine = h.s.mine[p]
-        path = cheapest_path(h, mine, city)[1] if mine else (city,)
+        slot = building.slot_price(g, p, city, queued)[0]
+        network = mine + queued
+        path = cheapest_path(g, network, city)[1] if network else (city,)
         total += cost
-        steps.append(PlanStep(city, slot, cost - slot, cost, path, total, "", ""))
-        building.add_house(h, p, city, cost)
+        steps.append(PlanStep(city, slot, cost - slot, cost, path, total, "", ""))  # type: ignore[operator]
+        queued.append(city)
     return steps
+
+
+@functools.cache
+def _adjacency(game_map: GameMap, regions: tuple[str, ...]) -> dict[str, list[tuple[str, int]]]:
+    inside = set(game_map.cities_in(regions))
+    adj: dict[str, list[tuple[str, int]]] = {c: [] for c in game_map.cities if c in inside}
+    for a, b, cost in game_map.connections:
+        if a in inside and b in inside:
+            adj[a].append((b, cost))
+            adj[b].append((a, cost))
+    return adj

@@ -7,8 +7,11 @@ import random
 import secrets
 from typing import Any
 
+from . import rounds
+from .context import Context
 from .editions import Edition, get_edition
-from .game import Context, Game
+from .events import PhaseBegins
+from .game import Game
 from .maprules import default_map_rules
 from .maps import GameMap, load_map
 from .state import State
@@ -65,8 +68,8 @@ def make_context(names: list[str], game_map: GameMap, edition: Edition,
                  regions: tuple[str, ...], seed: int, options: dict[str, Any]) -> Context:
     trust = options["trust"]
     if trust is None:
-        trust = edition.name == "recharged" and len(names) == 2
-    if trust and (edition.name != "recharged" or len(names) != 2):
+        trust = edition.trust_plays(len(names))
+    if trust and not (edition.capabilities["trust"] and len(names) == 2):
         raise ValueError("the Trust plays only in 2-player Recharged games (R128)")
     if trust and TRUST_NAME in names:
         raise ValueError(f"the name {TRUST_NAME!r} is the Trust's in a 2-player Recharged game")
@@ -79,7 +82,7 @@ def make_context(names: list[str], game_map: GameMap, edition: Edition,
     elif not isinstance(policy, TrustPolicy):
         raise ValueError("trust_policy must be a name or a TrustPolicy instance")
     options["trust_policy"] = policy.name
-    rules = default_map_rules(game_map.name, edition.name, options["map_rules"])
+    rules = default_map_rules(game_map.name, edition, options["map_rules"])
     return Context(names, bool(trust), edition, game_map, regions, options, seed, rules,
                    policy if trust else None)
 
@@ -121,10 +124,10 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     g = Game(ctx, s)
     if opts["starting_cities"]:
         s.phase = 0
-        s.to_act = [p for p in s.order[::-1] if p != ctx.trust]  # O23: reverse order marks
-        g._log("phase", None, 0, "start cities")
+        s.to_act = rounds.turns(ctx, s.order, 0)
+        g._event(PhaseBegins, 0)
     else:
-        g._enter(1)
-    g._advance()
-    g._root = (g.s.clone(), len(g._history))
+        rounds.enter(g, 1)
+    rounds.advance(g)
+    g._set_root()
     return g

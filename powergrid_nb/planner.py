@@ -49,16 +49,16 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import building
 from .maps import UNREACHABLE
 from .network import PlanStep, price_plan
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Plan", "cheapest_k", "plan_targets"]
+__all__ = ["Plan", "cheapest_cities", "cheapest_k", "plan_targets"]
 
 _INF = 1 << 60
 
@@ -75,28 +75,28 @@ class _Area:
     """What the planner needs about the player's position: distances, legal cities, slot prices."""
 
     def __init__(self, g: Game, player: str, only: Iterable[int] | None = None) -> None:
-        s, ctx = g.s, g.ctx
-        p = g._index(player)
-        self.g, self.player, self.p = g, player, p
-        self.cities, self.dist, self.cidx = ctx.cities, ctx.dist, ctx.cidx
-        self.room = ctx.max_cities - len(s.mine[p])  # R67
-        self.root = building.connection_costs(g, p)  # None: no network yet
+        self.g, self.player = g, player
+        self.cities, self.dist = g.distance_table()
+        self.cidx = {c: i for i, c in enumerate(self.cities)}
+        self.room = g.max_cities - len(g.cities_of(player))  # R67
+        conn = g.connection_costs(player)
+        self.root = [conn[c] for c in self.cities] if conn else None  # None: no network yet
         self.expand: dict[int, int] = {}  # city index -> slot price, cities the network may reach
         self.first: dict[int, int] = {}   # city index -> price, cities legal for a first house (R59)
-        prices = ctx.edition.tables["build_prices"]
-        for i in range(len(self.cities)) if only is None else only:
-            city = self.cities[i]
-            if self.root is not None:
-                cost = building.city_cost(g, p, city)[0]
-                if cost is not None and self.root[i] < UNREACHABLE:
-                    self.expand[i] = cost - self.root[i]
-                continue
-            if building.city_cost(g, p, city)[0] is not None:
-                self.first[i] = prices[0]
-            owners = s.houses.get(city, ())
-            # the rules city_cost applies to a player who has a network (R57, R58, R136)
-            if len(owners) < s.step and not (s.step == 1 and city in s.marked):
-                self.expand[i] = prices[len(owners)]
+        keep = None if only is None else set(only)
+        slots = self._indexed(g.slot_prices(player), keep)
+        if self.root is not None:
+            root = self.root
+            self.expand = {i: x for i, x in slots.items() if root[i] < UNREACHABLE}
+            return
+        self.first = slots
+        # once a first house stands elsewhere (R57, R58, R136)
+        self.expand = self._indexed(g.network_slot_prices(player), keep)
+
+    def _indexed(self, prices: dict[str, int], keep: set[int] | None) -> dict[int, int]:
+        cidx = self.cidx
+        out = {cidx[c]: x for c, x in prices.items()}
+        return out if keep is None else {i: x for i, x in out.items() if i in keep}
 
 
 def _prim(dist, root: list[int] | None, first: int | None, nodes: list[int]) -> tuple[int, list[int]]:
@@ -123,11 +123,7 @@ def _prim(dist, root: list[int] | None, first: int | None, nodes: list[int]) -> 
 def _plan(area: _Area, order: list[int], total: int) -> Plan:
     g, player = area.g, area.player
     cities = tuple(area.cities[i] for i in order)
-    h = g
-    if total > g.money(player):
-        h = g.copy()
-        h.s.money[area.p] = total
-    steps = price_plan(h, player, cities)
+    steps = price_plan(g, player, cities, money=max(total, g.money(player)))
     if cities and (steps[-1].total != total or any(st.rule for st in steps)):
         raise RuntimeError(f"planner and engine disagree on {cities}: {total} vs {steps}")
     return Plan(cities, total, steps)
@@ -142,15 +138,25 @@ def plan_targets(g: Game, player: str, targets: Iterable[str]) -> Plan | None:
     checked: compare ``plan.total`` with ``g.money(player)``.
     """
     names = list(targets)
-    cidx = g.ctx.cidx
+    cidx = {c: i for i, c in enumerate(g.play_area)}
     if len(set(names)) != len(names) or any(c not in cidx for c in names):
         return None
     nodes = [cidx[c] for c in names]
-    area = _Area(g, player, nodes)
+    return _plan_nodes(_Area(g, player, nodes), nodes)
+
+
+def _plan_nodes(area: _Area, nodes: list[int]) -> Plan | None:
+    """:func:`plan_targets` of the cities ``nodes`` (indices) in an area that covers them."""
+    found = _order(area, nodes)
+    return None if found is None else _plan(area, *found)
+
+
+def _order(area: _Area, nodes: list[int]) -> tuple[list[int], int] | None:
+    """(the cheapest build order of ``nodes``, its total), or None if they cannot all be added."""
     if len(nodes) > area.room:
         return None
     if not nodes:
-        return Plan((), 0, [])
+        return [], 0
     if area.root is not None:
         if any(n not in area.expand for n in nodes):
             return None
@@ -166,19 +172,34 @@ def plan_targets(g: Game, player: str, targets: Iterable[str]) -> Plan | None:
         return None
     slots = sum(area.expand[n] for n in order[1:]) + (
         area.expand[order[0]] if area.root is not None else area.first[order[0]])
-    return _plan(area, order, slots + weight)
+    return order, slots + weight
+
+
+class _Tables:
+    """The candidates of one search, by local index 0..m-1: their distances, slot prices and the
+    distance to each one's nearest other candidate (shared by the searches for every k)."""
+
+    def __init__(self, dist, cands: list[int], slot: list[int]) -> None:
+        self.cands = cands
+        self.d = _submatrix(dist, cands)
+        self.slot = slot
+        self.nn = [min(row[:i] + row[i + 1:], default=UNREACHABLE) for i, row in enumerate(self.d)]
+        self.min_slot = min(slot, default=0)
+
+
+def _submatrix(dist, nodes: list[int]) -> list[tuple[int, ...]]:
+    """The rows and columns ``nodes`` of ``dist``."""
+    if len(nodes) < 2:
+        return [tuple(dist[a][b] for b in nodes) for a in nodes]
+    pick = itemgetter(*nodes)
+    return [pick(dist[a]) for a in nodes]
 
 
 class _Search:
     """Branch and bound for the cheapest ``need`` more cities on top of a tree (module docstring)."""
 
-    def __init__(self, dist, cands: list[int], slot: list[int], best: int) -> None:
-        self.cands = cands
-        self.d = [[dist[a][b] for b in cands] for a in cands]  # local indices 0..m-1
-        m = len(cands)
-        self.slot = slot
-        self.nn = [min((self.d[i][j] for j in range(m) if j != i), default=UNREACHABLE) for i in range(m)]
-        self.min_slot = min(slot, default=0)
+    def __init__(self, tables: _Tables, best: int) -> None:
+        self.d, self.slot, self.nn, self.min_slot = tables.d, tables.slot, tables.nn, tables.min_slot
         self.best = best          # totals must be strictly below this
         self.best_set: list[int] | None = None
 
@@ -235,14 +256,18 @@ class _Search:
                      [*chosen, x])
 
 
-def _best_k(area: _Area, k: int, pool: list[int], bound: int) -> tuple[int, list[int]] | None:
-    """Exact cheapest k-set from ``pool`` with total < bound: (total, city indices) or None."""
+def _tables(area: _Area, pool: list[int]) -> _Tables:
+    return _Tables(area.dist, pool, [area.expand[i] if i in area.expand else area.first[i] for i in pool])
+
+
+def _best_k(area: _Area, tables: _Tables, k: int, bound: int) -> tuple[int, list[int]] | None:
+    """Exact cheapest k-set from ``tables.cands`` with total < bound: (total, city indices) or None."""
+    pool = tables.cands
     if k > area.room or k > len(pool):
         return None
     if k == 0:
         return (0, []) if bound > 0 else None
-    slot = [area.expand[i] if i in area.expand else area.first[i] for i in pool]
-    search = _Search(area.dist, pool, slot, bound)
+    search = _Search(tables, bound)
     m = len(pool)
     if area.root is not None:
         ds = [area.root[i] for i in pool]
@@ -282,6 +307,33 @@ def cheapest_k(g: Game, player: str, k: int | None = None, budget: int | None = 
     (module docstring). Its time grows with k and the number of candidates; the Germany benchmark
     (benchmarks/planner.py, all 42 cities) measures it for k <= 6.
     """
+    area, found = _cheapest(g, player, k, budget, candidates)
+    if found is None:
+        return None
+    total, chosen = found
+    plan = _plan_nodes(area, chosen)
+    if plan is None or plan.total != total:
+        raise RuntimeError(f"cheapest_k found {chosen} at {total} but plan_targets says {plan}")
+    return plan
+
+
+def cheapest_cities(g: Game, player: str, k: int | None = None, budget: int | None = None,
+                    candidates: Iterable[str] | None = None) -> tuple[tuple[str, ...], int] | None:
+    """:func:`cheapest_k` as (cities in build order, total), without the engine's path-by-path
+    pricing of each step (``Plan.steps``): what a bot needs, several times faster."""
+    area, found = _cheapest(g, player, k, budget, candidates)
+    if found is None:
+        return None
+    total, chosen = found
+    ordered = _order(area, chosen)
+    if ordered is None or ordered[1] != total:
+        raise RuntimeError(f"cheapest_k found {chosen} at {total} but plan_targets says {ordered}")
+    return tuple(area.cities[i] for i in ordered[0]), total
+
+
+def _cheapest(g: Game, player: str, k: int | None, budget: int | None, candidates: Iterable[str] | None
+              ) -> tuple[_Area, tuple[int, list[int]] | None]:
+    """The area and (total, city indices) of :func:`cheapest_k`'s choice (None: no such set)."""
     if k is None and budget is None:
         raise ValueError("give k, budget or both")
     if k is not None and k < 0:
@@ -294,23 +346,13 @@ def cheapest_k(g: Game, player: str, k: int | None = None, budget: int | None = 
     pool = sorted(legal)
     if budget is None:
         assert k is not None
-        found = _best_k(area, k, pool, UNREACHABLE)
-        if found is None:
-            return None
-        return _as_plan(g, player, area, found)
+        return area, _best_k(area, _tables(area, pool), k, UNREACHABLE)
     best: tuple[int, list[int]] = (0, [])
     top = min(area.room, len(pool)) if k is None else min(k, area.room, len(pool))
+    tables = _tables(area, pool) if top else None
     for n in range(1, top + 1):  # the optimum grows with n (drop the last city of a Prim order)
-        found = _best_k(area, n, pool, budget + 1)
+        found = _best_k(area, tables, n, budget + 1)  # type: ignore[arg-type]
         if found is None:
             break
         best = found
-    return _as_plan(g, player, area, best)
-
-
-def _as_plan(g: Game, player: str, area: _Area, found: tuple[int, list[int]]) -> Plan:
-    total, chosen = found
-    plan = plan_targets(g, player, [area.cities[i] for i in chosen])
-    if plan is None or plan.total != total:
-        raise RuntimeError(f"cheapest_k found {chosen} at {total} but plan_targets says {plan}")
-    return plan
+    return area, best

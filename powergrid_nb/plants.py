@@ -53,11 +53,23 @@ ALL_CARDS: frozenset[int] = frozenset(PLANTS) | {STEP3}
 _FUEL_INDEX = {"coal": COAL, "oil": OIL, "garbage": GARBAGE, "uranium": URANIUM}
 
 
+_NEEDS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
+_SUBSETS: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]] = {}
+_CAPS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
+_CACHE_SIZE = 2_000  # memo entries kept before a memo starts afresh (bounded memory)
+
+
 def capacities(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
     """Storage per pure type and for hybrids: (coal, oil, garbage, uranium, hybrid) (R47, R49):
     twice what a run needs."""
-    c, o, g, u, h = needs(plants)
-    return 2 * c, 2 * o, 2 * g, 2 * u, 2 * h
+    key = plants if type(plants) is tuple else tuple(plants)
+    hit = _CAPS.get(key)
+    if hit is None:
+        c, o, g, u, h = needs(key)
+        if len(_CAPS) > _CACHE_SIZE:
+            _CAPS.clear()
+        hit = _CAPS[key] = (2 * c, 2 * o, 2 * g, 2 * u, 2 * h)
+    return hit
 
 
 def fits(cap: Sequence[int], tokens: Sequence[int]) -> bool:
@@ -70,14 +82,20 @@ def fits(cap: Sequence[int], tokens: Sequence[int]) -> bool:
 
 def needs(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
     """Tokens a run of these plants consumes: (coal, oil, garbage, uranium, hybrid) (R73)."""
-    need = [0, 0, 0, 0, 0]
-    for n in plants:
-        p = PLANTS[n]
-        if p.fuel == "hybrid":
-            need[4] += p.tokens
-        elif p.fuel in _FUEL_INDEX:
-            need[_FUEL_INDEX[p.fuel]] += p.tokens
-    return need[0], need[1], need[2], need[3], need[4]
+    key = plants if type(plants) is tuple else tuple(plants)
+    hit = _NEEDS.get(key)
+    if hit is None:
+        need = [0, 0, 0, 0, 0]
+        for n in key:
+            p = PLANTS[n]
+            if p.fuel == "hybrid":
+                need[4] += p.tokens
+            elif p.fuel in _FUEL_INDEX:
+                need[_FUEL_INDEX[p.fuel]] += p.tokens
+        if len(_NEEDS) > _CACHE_SIZE:
+            _NEEDS.clear()
+        hit = _NEEDS[key] = (need[0], need[1], need[2], need[3], need[4])
+    return hit
 
 
 def hybrid_coal_range(plants: Iterable[int], tokens: Sequence[int]) -> range:
@@ -101,11 +119,26 @@ def production(plants: Iterable[int]) -> int:
     return sum(PLANTS[n].cities for n in plants)
 
 
+def _subsets(plants: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]:
+    """Every subset of ``plants`` (sorted, smallest first) with what a run of it needs (memoised)."""
+    key = tuple(sorted(plants))
+    hit = _SUBSETS.get(key)
+    if hit is None:
+        hit = [(sub, needs(sub)) for size in range(len(key) + 1) for sub in combinations(key, size)]
+        if len(_SUBSETS) > _CACHE_SIZE:
+            _SUBSETS.clear()
+        _SUBSETS[key] = hit
+    return hit
+
+
 def run_options(plants: Sequence[int], tokens: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every feasible (plant set, hybrid coal) of a player, smallest sets first (R72, R73)."""
-    for size in range(len(plants) + 1):
-        for subset in combinations(sorted(plants), size):
-            yield from ((subset, hc) for hc in hybrid_coal_range(subset, tokens))
+    c, o, g, u = tokens
+    for subset, (nc, no, ng, nu, nh) in _subsets(plants):
+        if nc > c or no > o or ng > g or nu > u:
+            continue  # the same test as hybrid_coal_range
+        for hc in range(max(0, nh - (o - no)), min(nh, c - nc) + 1):
+            yield subset, hc
 
 
 def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int

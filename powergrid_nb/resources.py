@@ -3,58 +3,94 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .actions import Action, BuyResources
+from .actions import Action, BuyResources, Done
 from .errors import IllegalAction
-from .plants import RESOURCES, URANIUM, capacities, fits
+from .events import TokensBought
+from .phase import Phase
+from .plants import RESOURCES, capacities, fits
+from .rulesdata import edition_tables
 
 if TYPE_CHECKING:
+    from .context import Context
     from .game import Game
 
-TOTALS: tuple[int, int, int, int] = (24, 24, 24, 12)  # R1: the token counts are hard limits
-URANIUM_PRICES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16)  # R116
-SPACE_PRICES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)  # R115, 3 tokens per space
+class Track:
+    """The resource market's price tracks and token counts (R1, R115-R117), from the edition's data."""
+
+    def __init__(self, tables: dict[str, Any]) -> None:
+        spaces = tables["resource_track"]
+        self.totals: tuple[int, ...] = tuple(tables["resource_tokens"][r] for r in RESOURCES)
+        # space price of every token slot, cheapest first (R115, R116)
+        self.slots: tuple[tuple[int, ...], ...] = tuple(
+            tuple(price for price, room in spaces[r] for _ in range(room)) for r in RESOURCES)
+        self.spaces_of: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((price, room) for price, room in spaces[r]) for r in RESOURCES)
+        # next_of[kind][n]: price of the next token with n on the market (R117); cum: sum of the n dearest
+        self.next_of = tuple((None, *(slots[len(slots) - n] for n in range(1, len(slots) + 1)))
+                             for slots in self.slots)
+        self.cum = tuple(tuple(sum(row[1:n + 1]) for n in range(len(row))) for row in self.next_of)
+
+    def next_price(self, kind: int, n: int) -> int | None:
+        """Price of the next token when ``n`` tokens of ``kind`` are on the market (R117); None if 0."""
+        return self.next_of[kind][n] if n > 0 else None
+
+    def buy_cost(self, kind: int, n: int, count: int) -> int | None:
+        """Cost of ``count`` tokens bought cheapest first from ``n`` on the market (R50); None if short."""
+        if count > n:
+            return None
+        cum = self.cum[kind]
+        return cum[n] - cum[n - count]
+
+    def price_ladder(self, kind: int, n: int) -> list[int]:
+        """Prices of every token on the market, in the order they would be bought."""
+        row = self.next_of[kind]
+        return [row[n - i] for i in range(n)]  # type: ignore[misc]
+
+    def spaces(self, kind: int, n: int) -> list[tuple[int, int]]:
+        """(space price, tokens on it) for every space of the track, cheapest first; the market fills
+        from the dearest space (R82)."""
+        out = []
+        empty = len(self.slots[kind]) - n  # slots left empty, from the cheapest
+        for price, room in self.spaces_of[kind]:
+            out.append((price, max(0, min(room, room - empty))))
+            empty = max(0, empty - room)
+        return out
 
 
-def next_price(kind: int, n: int) -> int | None:
+STANDARD = Track(edition_tables()["original"])  # both editions share the tracks (R115, R116)
+TOTALS: tuple[int, ...] = STANDARD.totals  # R1: the token counts are hard limits
+
+
+def next_price(kind: int, n: int, track: Track = STANDARD) -> int | None:
     """Price of the next token when ``n`` tokens of ``kind`` are on the market (R117); None if 0."""
-    if n <= 0:
-        return None
-    if kind == URANIUM:
-        return URANIUM_PRICES[12 - n]
-    return 8 - (n - 1) // 3
+    return track.next_price(kind, n)
 
 
-def buy_cost(kind: int, n: int, count: int) -> int | None:
+def buy_cost(kind: int, n: int, count: int, track: Track = STANDARD) -> int | None:
     """Cost of buying ``count`` tokens cheapest-first from ``n`` on the market (R50); None if short."""
-    if count > n:
-        return None
-    total = 0
-    for i in range(count):
-        total += next_price(kind, n - i)  # type: ignore[operator]
-    return total
+    return track.buy_cost(kind, n, count)
 
 
-def price_ladder(kind: int, n: int) -> list[int]:
+def price_ladder(kind: int, n: int, track: Track = STANDARD) -> list[int]:
     """Prices of every token on the market, in the order they would be bought."""
-    return [next_price(kind, n - i) for i in range(n)]  # type: ignore[misc]
+    return track.price_ladder(kind, n)
 
 
-def spaces(kind: int, n: int) -> list[tuple[int, int]]:
+def spaces(kind: int, n: int, track: Track = STANDARD) -> list[tuple[int, int]]:
     """(space price, tokens on it) for every space of the track, cheapest first (R115, R116, R82)."""
-    if kind == URANIUM:
-        first = 12 - n
-        return [(p, 1 if i >= first else 0) for i, p in enumerate(URANIUM_PRICES)]
-    out = []
-    for i, p in enumerate(SPACE_PRICES):
-        out.append((p, max(0, min(3, n - 3 * (7 - i)))))
-    return out
+    return track.spaces(kind, n)
 
 
-def supply(market: Sequence[int], held: Sequence[int]) -> list[int]:
+def supply(market: Sequence[int], held: Sequence[int], totals: Sequence[int] = TOTALS) -> list[int]:
     """Tokens in the supply: neither on the market nor on any plant (R1)."""
-    return [TOTALS[k] - market[k] - held[k] for k in range(4)]
+    return [totals[k] - market[k] - held[k] for k in range(4)]
+
+
+def game_supply(g: Game) -> list[int]:
+    """Tokens in ``g``'s supply now (R1)."""
+    return supply(g.s.res, held_total(g), g.ctx.edition.track.totals)
 
 
 def resource_index(name: str) -> int:
@@ -85,16 +121,20 @@ def purchase_cost(g: Game, amounts: Sequence[int], a: Action | None = None) -> i
     Raises IllegalAction when the market (and depot) cannot supply them (R52).
     """
     total = 0
-    for kind, count in enumerate(amounts):
+    cum, res = g.ctx.edition.track.cum, g.s.res
+    for kind in range(4):
+        count = amounts[kind]
         if count <= 0:
             continue
-        n = g.s.res[kind]
-        on_track = min(count, n)
-        total += buy_cost(kind, n, on_track) or 0
-        extra = count - on_track
+        n = res[kind]
+        if count <= n:  # all from the track (R50): the ``count`` cheapest of the ``n`` there
+            total += cum[kind][n] - cum[kind][n - count]
+            continue
+        total += cum[kind][n]
+        extra = count - n
         if extra:
             price = depot_price(g, kind)
-            left = supply(g.s.res, held_total(g))[kind] if price is not None else 0
+            left = game_supply(g)[kind] if price is not None else 0
             if price is None or extra > left:
                 more = f" and {left} in the supply at {price}" if price is not None else ""
                 raise IllegalAction(f"only {n} {RESOURCES[kind]} on the market{more}; "
@@ -107,18 +147,25 @@ def legal(g: Game, p: int) -> list[Action]:
     s = g.s
     out: list[Action] = []
     cap = capacities(s.plants[p])
-    tokens = s.tokens[p]
+    c, o, gb, u = s.tokens[p]
+    # room for one more token of each kind (R48, R49: what ``fits`` says of the holdings plus one)
+    spare_c, spare_o = max(0, c - cap[0]), max(0, o - cap[1])
+    held_fit = spare_c + spare_o <= cap[4] and gb <= cap[2] and u <= cap[3]
+    room = (held_fit and max(0, c + 1 - cap[0]) + spare_o <= cap[4],
+            held_fit and spare_c + max(0, o + 1 - cap[1]) <= cap[4],
+            held_fit and gb < cap[2], held_fit and u < cap[3])
+    next_of, money, row = g.ctx.edition.track.next_of, s.money[p], g.ctx.buy_one[p]
     for kind in range(4):
+        if not room[kind]:
+            continue
         n = s.res[kind]
-        price = next_price(kind, n) if n else depot_price(g, kind)
-        if price is None or price > s.money[p]:
+        if n:
+            if next_of[kind][n] <= money:  # type: ignore[operator]
+                out.append(row[kind])
             continue
-        if not n and supply(s.res, held_total(g))[kind] <= 0:
-            continue
-        after = tokens[:]
-        after[kind] += 1
-        if fits(cap, after):
-            out.append(g.ctx.buy_one[p][kind])
+        price = depot_price(g, kind)  # an empty track: the supply under a map rule (R126)
+        if price is not None and price <= money and game_supply(g)[kind] > 0:
+            out.append(row[kind])
     out.append(g.ctx.done_action[p])
     return out
 
@@ -127,11 +174,12 @@ def check(g: Game, a: BuyResources, p: int) -> tuple[int, list[int]]:
     """The cost of a purchase and the holdings after it; IllegalAction if it is not allowed."""
     s = g.s
     amounts = a.amounts
+    if min(amounts) < 0:
+        raise IllegalAction("amounts cannot be negative; tokens are never sold back", "R53", a)
     if not any(amounts):
         raise IllegalAction("buy at least one token, or end the turn with Done", "R51", a)
-    if any(x < 0 for x in amounts):
-        raise IllegalAction("amounts cannot be negative; tokens are never sold back", "R53", a)
-    after = [t + x for t, x in zip(s.tokens[p], amounts, strict=True)]
+    t = s.tokens[p]
+    after = [t[0] + amounts[0], t[1] + amounts[1], t[2] + amounts[2], t[3] + amounts[3]]
     if not fits(capacities(s.plants[p]), after):
         raise IllegalAction(f"{g.ctx.names[p]}'s plants {sorted(s.plants[p])} cannot store "
                             f"{dict(zip(RESOURCES, after, strict=True))}", "R48", a)
@@ -144,10 +192,32 @@ def check(g: Game, a: BuyResources, p: int) -> tuple[int, list[int]]:
 
 def apply(g: Game, a: Action, p: int) -> None:
     s = g.s
+    if isinstance(a, Done):  # R15
+        s.to_act.pop(0)
+        return
     assert isinstance(a, BuyResources)
     cost, after = check(g, a, p)
     amounts = a.amounts
     for kind, count in enumerate(amounts):
         s.res[kind] -= min(count, s.res[kind])
     s.tokens[p] = after
-    g._pay(p, cost, str(a.amounts))
+    s.money[p] -= cost
+    g._event(TokensBought, g.ctx.names[p], amounts, cost)
+
+
+class ResourcesPhase(Phase):
+    """Phase 3 (R45-R53): in reverse player order each player buys tokens, then is done."""
+
+    number, name, actions = 3, "resources", (BuyResources, Done)
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        return order[::-1]  # R45
+
+    legal = staticmethod(legal)  # type: ignore[assignment]
+    apply = staticmethod(apply)  # type: ignore[assignment]
+
+    def exit(self, g: Game) -> int:
+        return 4
+
+
+RESOURCES_PHASE = ResourcesPhase()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .auction import Auction
 
 
 class State:
@@ -28,7 +31,7 @@ class State:
         self.money: list[int] = []
         self.plants: list[list[int]] = []
         self.tokens: list[list[int]] = []   # per player: coal, oil, garbage, uranium (R49)
-        self.houses: dict[str, list[int]] = {}  # city -> owners in slot order (R55)
+        self.houses: dict[str, tuple[int, ...]] = {}  # city -> owners in slot order (R55)
         self.mine: list[list[str]] = []      # per player: cities in the order built
         self.market: list[int] = []          # sorted (R12)
         self.deck: list[int] = []            # top first
@@ -39,7 +42,7 @@ class State:
         # phase 2
         self.active: list[int] = []          # still in this phase 2, in player order (R25)
         self.bought: list[int] = []          # bought a plant this round
-        self.auction: list | None = None     # [plant, high bid, leader, bidders in rotation order]
+        self.auction: Auction | None = None  # the running auction (R29)
         self.discard: int | None = None      # player who must box a plant (R36)
         self.first_draw = False              # the first replacement of this phase 2 was drawn (R42)
         # phases 0, 3, 4, 5
@@ -57,14 +60,14 @@ class State:
         s.money = self.money[:]
         s.plants = [p[:] for p in self.plants]
         s.tokens = [t[:] for t in self.tokens]
-        s.houses = {c: o[:] for c, o in self.houses.items()}
+        s.houses = self.houses.copy()  # owner tuples are immutable
         s.mine = [m[:] for m in self.mine]
         s.market, s.deck = self.market[:], self.deck[:]
         s.removed, s.boxed = self.removed[:], self.boxed[:]
         s.res, s.discount = self.res[:], self.discount
         s.active, s.bought = self.active[:], self.bought[:]
         a = self.auction
-        s.auction = None if a is None else [a[0], a[1], a[2], a[3][:]]
+        s.auction = None if a is None else a.copy()
         s.discard, s.first_draw = self.discard, self.first_draw
         s.to_act, s.step3_from = self.to_act[:], self.step3_from
         s.flags, s.marked = dict(self.flags), self.marked[:]

@@ -6,6 +6,7 @@ import random
 from bisect import insort
 from typing import TYPE_CHECKING
 
+from .events import CardDrawn, PlantBoxed, PlantUnderDeck, StepBegins
 from .plants import STEP3
 
 if TYPE_CHECKING:
@@ -31,17 +32,18 @@ def shuffle(g: Game, cards: list[int]) -> None:
     rng(g).shuffle(cards)
 
 
-def box(g: Game, card: int, why: str) -> None:
+def box(g: Game, card: int, rule: str, why: str) -> None:
+    """Take ``card`` out of the market and out of the game (``rule``: why)."""
     g.s.market.remove(card)
     g.s.boxed.append(card)
-    g._log("box", None, card, why)
+    g._event(PlantBoxed, None, card, rule, why, None)
 
 
-def box_lowest(g: Game, why: str) -> int | None:
+def box_lowest(g: Game, rule: str, why: str) -> int | None:
     plants = [c for c in g.s.market if c != STEP3]
     if not plants:
         return None
-    box(g, plants[0], why)
+    box(g, plants[0], rule, why)
     return plants[0]
 
 
@@ -52,12 +54,11 @@ def draw(g: Game) -> int | None:
         return None
     card = s.deck.pop(0)
     s.top_known = False
+    g._event(CardDrawn, card)
     if card == STEP3:
-        g._log("draw", None, card, "Step 3 card")
         _step3_card_drawn(g)
     else:
         insort(s.market, card)
-        g._log("draw", None, card, "")
     return card
 
 
@@ -69,8 +70,9 @@ def _step3_card_drawn(g: Game) -> None:
         s.step3_from = (s.round, 3)
         return
     s.boxed.append(STEP3)
-    g._log("box", None, STEP3, "R91/R92 Step 3 card")
-    box_lowest(g, "R91/R92 lowest plant boxed with the Step 3 card")
+    rule = "R91" if s.phase == 4 else "R92"
+    g._event(PlantBoxed, None, STEP3, rule, "drawn outside the auction", None)
+    box_lowest(g, rule, "the lowest plant leaves with the Step 3 card")
     s.step3_from = (s.round, 5) if s.phase == 4 else (s.round + 1, 1)  # R91 / R92
 
 
@@ -83,8 +85,8 @@ def replace(g: Game) -> None:
 def begin_step2(g: Game) -> None:
     """R89: box the lowest plant, draw a replacement; two houses per city from now on."""
     g.s.step = 2
-    g._log("step", None, 2, "R89 Step 2 begins")
-    box_lowest(g, "R89 Step 2 start")
+    g._event(StepBegins, 2, "R89")
+    box_lowest(g, "R89", "the lowest plant leaves as Step 2 begins")
     replace(g)
 
 
@@ -94,7 +96,7 @@ def begin_step3(g: Game) -> None:
         begin_step2(g)
     g.s.step = 3
     g.s.step3_from = None
-    g._log("step", None, 3, "R93 Step 3 begins")
+    g._event(StepBegins, 3, "R93")
     g.ctx.edition.market_changed(g)
 
 
@@ -105,8 +107,8 @@ def end_phase2_step3_cleanup(g: Game) -> None:
         return
     if s.step == 1:
         begin_step2(g)  # R94
-    box(g, STEP3, "R90 Step 3 card")
-    box_lowest(g, "R90 lowest plant")
+    box(g, STEP3, "R90", "phase 2 is over")
+    box_lowest(g, "R90", "the lowest plant leaves with the Step 3 card")
 
 
 def update_market(g: Game) -> None:
@@ -118,8 +120,8 @@ def update_market(g: Game) -> None:
             top = future[-1]
             s.market.remove(top)
             s.deck.append(top)
-            g._log("under", None, top, "R84 highest future plant under the deck")
+            g._event(PlantUnderDeck, top)
         replace(g)
     else:
-        box_lowest(g, "R85 Step 3 market update")
+        box_lowest(g, "R85", "the lowest plant leaves (Step 3 market update)")
         replace(g)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .plants import COAL, OIL, PLANTS
 from .resources import next_price
-from .steps import current_market
+from .steps import current_market, rng
 
 if TYPE_CHECKING:
     from .game import Game
@@ -48,3 +48,31 @@ class TrustPolicy:
 
 
 TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
+
+
+def take_turn(g: Game, phase: int) -> None:
+    """The Trust's automatic turn in phases 2-4 (R130-R132), as its policy decides."""
+    from . import auction, building  # the phases use the Trust's facts; it acts through them
+    from .events import TrustFuel
+
+    s, t, policy = g.s, g.ctx.trust, g.ctx.trust_policy
+    assert t is not None and policy is not None
+    if phase == 2:
+        plant = policy.choose_plant(g)
+        if plant is None:
+            s.active.remove(t)
+        else:
+            s.flags["trust_plant"] = plant
+            auction.take_plant(g, t, plant, 0)
+    elif phase == 3:
+        plant = s.flags.pop("trust_plant", None)
+        if plant is not None:
+            take = policy.fuel(g, plant)
+            s.res = [n - x for n, x in zip(s.res, take, strict=True)]
+            g._event(TrustFuel, g.ctx.names[t], tuple(take))
+        s.to_act.pop(0)
+    elif phase == 4:
+        city = policy.choose_city(g, rng(g))
+        if city is not None:
+            building.add_house(g, t, city, 0)
+        s.to_act.pop(0)

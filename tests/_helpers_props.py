@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from _position import position
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from powergrid_nb import (
     new_game,
 )
 from powergrid_nb.plants import ALL_CARDS, PLANTS, capacities, fits, needs
-from powergrid_nb.plants import RESOURCES as RES
 
 TOTALS = (24, 24, 24, 12)   # R1
 START_MONEY = 50            # R5
@@ -100,11 +100,11 @@ def card_census(g: Game) -> Counter:
 
 
 def ledger(g: Game) -> dict[str, int]:
-    """Money each human should have: 50 plus every 'pay' and 'income' event of the history."""
+    """Money each human should have: 50 plus the money every event of the history moved."""
     out = dict.fromkeys(g.players, START_MONEY)
-    for e in g._history:  # (round, phase, step, player, kind, amount, detail)
-        if e[4] in ("pay", "income") and e[3] in out:
-            out[e[3]] += e[5]
+    for e in g.history:
+        if e.who in out:
+            out[e.who] += e.money_delta
     return out
 
 
@@ -113,13 +113,14 @@ class Ledger:
 
     def __init__(self, g: Game) -> None:
         self.money = ledger(g)
-        self.seen = len(g._history)
+        self.seen = len(g.history)
 
     def update(self, g: Game) -> dict[str, int]:
-        for e in g._history[self.seen:]:
-            if e[4] in ("pay", "income") and e[3] in self.money:
-                self.money[e[3]] += e[5]
-        self.seen = len(g._history)
+        events = g.history
+        for e in events[self.seen:]:
+            if e.who in self.money:
+                self.money[e.who] += e.money_delta
+        self.seen = len(events)
         return self.money
 
 
@@ -276,34 +277,14 @@ def mutations(g: Game, a: Action, rng: random.Random) -> list[Action]:
 def scenario(players: int = 3, edition: str = "original", map: str = "germany", seed: int = 1, *,
              phase: int = 5, step: int = 1, round: int = 2, who: dict | None = None,
              resources: list[int] | None = None, **options: Any) -> Game:
-    """A position at the start of ``phase``, from an edited ``to_dict``: the deck is left out (so it
-    is dealt from the unused cards, Step 3 card last) and the market is the 8 lowest free plants.
+    """:func:`_position.position` at the start of ``phase``, keeping the seed's regions and player
+    order; the deck is left to the loader (the unused cards shuffled, Step 3 card last) and the
+    market is the 8 lowest free plants.
 
     who: {name: {"money": .., "plants": [..], "tokens": [c, o, g, u], "cities": [..]}}; a city
     given as an int ``i`` is the i-th city of the play area."""
-    g0 = new_game(players, map=map, edition=edition, seed=seed, **options)
-    d = g0.to_dict()
-    st = d["state"]
-    owned: set[int] = set()
-    for name, spec in (who or {}).items():
-        one = st["players"][name]
-        one["money"] = spec.get("money", one["money"])
-        one["plants"] = list(spec.get("plants", []))
-        owned |= set(one["plants"])
-        one["tokens"] = dict(zip(RES, spec.get("tokens", [0] * 4),
-                                 strict=True))
-        one["cities"] = [g0.ctx.cities[c] if isinstance(c, int) else c for c in spec.get("cities", [])]
-    st["removed"] = []
-    st["boxed"] = []
-    st["market"] = sorted(c for c in PLANTS if c not in owned)[:8]
-    for key in ("deck", "houses", "to_act", "auction_round"):
-        st.pop(key)
-    st.update(phase=phase, step=step, round=round, discount=None, top_known=False)
-    if resources is None:  # the initial market less the tokens handed out
-        held = [sum(spec.get("tokens", [0] * 4)[k] for spec in (who or {}).values()) for k in range(4)]
-        resources = [min(st["resources"][r], TOTALS[k] - held[k]) for k, r in enumerate(RES)]
-    st["resources"] = dict(zip(RES, resources, strict=True))
-    return Game.from_dict(d)
+    return position(players, edition, map, seed=seed, options=options, round=round, phase=phase,
+                    step=step, who=who, resources=resources, order="dealt", rest="shuffled")
 
 
 # --- tampering with saves ----------------------------------------------------------------

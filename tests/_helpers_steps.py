@@ -1,19 +1,20 @@
-"""Position builders for the Step / end-of-game / variant rule tests (R88-R104, R124-R136, W20-W29).
+"""Positions and turn helpers for the Step / end-of-game / variant rule tests (R88-R104, R124-R136,
+W20-W29).
 
-Positions are scenario dicts: ``new_game(...).to_dict()`` edited and loaded with ``Game.from_dict``.
-Cards not placed explicitly go to the deck below the given top cards (Step 3 card last) or, with
-``rest="removed"``, out of the game, so a test controls exactly what is drawn next.
+``scenario`` is :func:`_position.position` with the defaults these tests were written against:
+seed 11, the REGIONS below, round 2 at the start of phase 2, a resource market of 12/12/12/4 and
+holdings given per field (``owned``, ``money``, ``tokens``, ``cities``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from _helpers_phases import S3, _card, _out, events  # noqa: F401  (S3 and events: for the rule tests)
+from _helpers_phases import events
+from _position import S3, position, who_of  # noqa: F401  (S3: for the rule tests)
 
-from powergrid_nb import Build, Done, Game, Pass, Power, new_game
+from powergrid_nb import Build, Done, Game, Pass, Power
 from powergrid_nb.maps import load_map
-from powergrid_nb.plants import PLANTS, STEP3
 
 REGIONS = {
     "germany": {2: ["cyan", "red", "blue"], 3: ["cyan", "red", "blue"], 4: ["cyan", "red", "yellow", "blue"],
@@ -27,6 +28,7 @@ FILLER = ["Bremen", "Cuxhaven", "Flensburg", "Hamburg", "Hannover", "Kiel", "Wil
           "Kassel", "Osnabrück", "Münster", "Dortmund", "Aachen", "Frankfurt-M", "Köln", "Mannheim",
           "Saarbrücken", "Trier", "Wiesbaden", "Dresden", "Erfurt", "Fulda", "Halle", "Leipzig",
           "Nürnberg", "Würzburg"]
+STEPS_RESOURCES = {"coal": 12, "oil": 12, "garbage": 12, "uranium": 4}
 
 
 def scenario(players: int = 4, edition: str = "original", map: str = "germany", *,
@@ -34,57 +36,17 @@ def scenario(players: int = 4, edition: str = "original", map: str = "germany", 
              rest: str = "deck", boxed: list = (), owned: dict | None = None,
              money: dict | None = None, tokens: dict | None = None, cities: dict | None = None,
              resources: dict | None = None, order: list | None = None, regions: list | None = None,
-             options: dict | None = None, **state: Any) -> Game:
-    """A position at the start of ``phase`` (defaults: to_act / auction round for that phase).
+             options: dict | None = None, **edits: Any) -> Game:
+    """:func:`_position.position` at the start of ``phase``; ``rest`` ("deck" or "removed"), ``deck``
+    and ``edits`` (discount, to_act, marked, ...) as there.
 
     market/deck/boxed may contain "step3". owned: {name: [plants, newest last]};
     money: {name: E} (default 50); tokens: {name: {"coal": n, ...}}; cities: {name: [city, ...]}.
     """
-    regions = regions or REGIONS[map][players]
-    g0 = new_game(players, map=map, edition=edition, regions=regions, seed=11, **(options or {}))
-    d = g0.to_dict()
-    st = d["state"]
-    names = list(g0.players)
-    owned, money, tokens, cities = owned or {}, money or {}, tokens or {}, cities or {}
-    everyone = names + ([g0.trust] if g0.trust else [])
-    st["players"] = {n: {"money": money.get(n, 0 if n == g0.trust else 50),
-                         "plants": list(owned.get(n, [])),
-                         "tokens": dict(tokens.get(n, {})),
-                         "cities": list(cities.get(n, []))} for n in everyone}
-    order = list(order or names)
-    if g0.trust and g0.trust not in order:
-        order.insert(1, g0.trust)
-    st["player_order"] = order
-    st["seat_order"] = [n for n in order if n != g0.trust]
-    st.update(round=round, phase=phase, step=step, over=False)
-    placed = [_card(c) for c in market] + [_card(c) for c in deck] + [_card(c) for c in boxed]
-    placed += [c for pl in owned.values() for c in pl]
-    others = [c for c in sorted(PLANTS) if c not in placed]
-    top = [_card(c) for c in deck]
-    if rest == "deck":
-        full_deck, removed = top + others, []
-    else:
-        full_deck, removed = top, others
-    if STEP3 not in placed:
-        full_deck.append(STEP3)
-    st["market"] = [_out(_card(c)) for c in market]
-    st["deck"] = [_out(c) for c in full_deck]
-    st["removed"] = removed
-    st["boxed"] = [_out(_card(c)) for c in boxed]
-    st["resources"] = resources or {"coal": 12, "oil": 12, "garbage": 12, "uranium": 4}
-    st["discount"] = None
-    for key in ("houses", "to_act", "auction_round", "step3_from"):
-        st.pop(key, None)
-    st["flags"] = {}
-    st["marked"] = []
-    if phase == 2:  # the defaults of a phase-2 auction round, given explicitly
-        st["auction_round"] = {"active": list(order), "bought": [], "auction": None, "discard": None,
-                               "first_draw": False}
-    st.update(state)
-    if st.get("step3_from") is None:
-        st.pop("step3_from", None)
-    d["history"] = []
-    return Game.from_dict(d)
+    return position(players, edition, map, seed=11, regions=regions or REGIONS[map][players],
+                    options=options, round=round, phase=phase, step=step, market=market, deck=deck,
+                    rest=rest, boxed=boxed, who=who_of(money, owned, tokens, cities),
+                    resources=resources or STEPS_RESOURCES, order=order, **edits)
 
 
 def filler(k: int, start: int = 0, players: int = 4, edition: str = "original") -> list[str]:
@@ -136,4 +98,4 @@ def refills(g: Game, since: int = 0) -> list[int]:
     """The amounts of the last four refill events (coal, oil, garbage, uranium)."""
     ev = events(g, "refill", since)
     assert len(ev) >= 4, ev
-    return [e.amount for e in ev[-4:]]
+    return [e.tokens for e in ev[-4:]]

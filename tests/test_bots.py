@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from powergrid_nb import Bid, Build, Discard, Done, Open, Power, new_game
+from powergrid_nb import Bid, Build, Discard, Done, Game, Open, Power, new_game
 from powergrid_nb.bots.base import Bot, RandomBot, play
-from powergrid_nb.bots.heuristic import HeuristicBot, fuel_plan
+from powergrid_nb.bots.expansion import greedy_cities
+from powergrid_nb.bots.fuel import fuel_plan
+from powergrid_nb.bots.heuristic import HeuristicBot
 from powergrid_nb.bots.search import SearchBot
-from powergrid_nb.planner import cheapest_k
-from powergrid_nb.resources import buy_cost
+from powergrid_nb.planner import cheapest_cities, cheapest_k
+from powergrid_nb.plants import RESOURCES, capacities, fits
+from powergrid_nb.resources import TOTALS
 from powergrid_nb.tournaments import tournament
 
 EDITIONS = ("original", "recharged")
@@ -41,31 +44,65 @@ def at(players: int = 4, rnd: int = 2, phase: int = 3, seed: int = 5, **kw):
     return g
 
 
-def poke(g, name: str, plants=None, tokens=None, money=None, cities=None) -> int:
-    """Set one player's plants, tokens, money and cities (moving their houses); returns the index."""
-    s, p = g.s, g.ctx.index[name]
+def poke(g: Game, name: str, plants=None, tokens=None, money=None, cities=None, **state) -> Game:
+    """``g`` with one player's plants, tokens, money and cities set, through the save format: a new game
+    in the edited position. Plants come from wherever they lie (the deck's top plant takes a market or
+    rival's place; a rival's tokens go if they no longer fit), the plants given up go to the box, houses
+    move, and the market gives up tokens if R1 needs it. ``state``: saved-state fields to update too."""
+    d = g.to_dict()
+    st = d["state"]
+    _update(st, state)
+    me = st["players"][name]
     if plants is not None:
-        s.plants[p] = list(plants)
+        for c in plants:
+            if c in me["plants"]:
+                continue
+            piles = [st[w] for w in ("market", "deck", "removed", "boxed")]
+            pile = next(w for w in [*piles, *(p["plants"] for p in st["players"].values())] if c in w)
+            at = pile.index(c)
+            if pile is st["deck"] or pile is st["removed"] or pile is st["boxed"]:
+                del pile[at]
+            else:  # from the market or a rival: the top plant of the deck takes its place
+                pile[at] = next(x for x in st["deck"] if x != "step3")
+                st["deck"].remove(pile[at])
+        st["boxed"] += [c for c in me["plants"] if c not in plants]
+        me["plants"] = list(plants)
+        for rival in st["players"].values():  # a rival that lost a plant may lose its tokens too (R49)
+            held = [rival["tokens"].get(r, 0) for r in RESOURCES]
+            if rival is not me and not fits(capacities(rival["plants"]), held):
+                rival["tokens"] = {}
     if tokens is not None:
-        s.tokens[p] = list(tokens)
+        me["tokens"] = dict(zip(RESOURCES, tokens, strict=True))
+        for k, r in enumerate(RESOURCES):
+            held = sum(p["tokens"].get(r, 0) for p in st["players"].values())
+            st["resources"][r] = min(st["resources"][r], TOTALS[k] - held)
     if money is not None:
-        s.money[p] = money
+        me["money"] = money
     if cities is not None:
-        for c in s.mine[p]:
-            s.houses[c].remove(p)
-            if not s.houses[c]:
-                del s.houses[c]
+        houses = st["houses"]
+        for c in me["cities"]:
+            houses[c].remove(name)
+            if not houses[c]:
+                del houses[c]
         for c in cities:
-            s.houses.setdefault(c, []).append(p)
-        s.mine[p] = list(cities)
-    g._conn.clear()
-    g._legal = None
-    return p
+            houses.setdefault(c, []).append(name)
+        me["cities"] = list(cities)
+    return Game.from_dict(d)
 
 
-def clear_board(g) -> None:
+def _update(st: dict, state: dict) -> None:
+    for key, value in state.items():
+        st[key] = {**st[key], **value} if isinstance(value, dict) else value
+
+
+def free_cities(g: Game) -> list[str]:
+    return [c for c in g.play_area if not g.owners(c)]
+
+
+def clear_board(g: Game) -> Game:
     for name in g.players:
-        poke(g, name, cities=[])
+        g = poke(g, name, cities=[])
+    return g
 
 
 def turn(g, bot: Bot, name: str) -> list:
@@ -110,7 +147,7 @@ def test_heuristic_starting_cities_never_illegal(edition, map_, players):
     g = new_game(players, map=map_, edition=edition, seed=11, starting_cities=True)
     assert g.phase == 0
     play_checked(g, [HeuristicBot(i) for i in range(players)])
-    marked = set(g.s.marked)
+    marked = set(g.marked_cities)
     assert len(marked) == players
     assert all(g.cities_of(n)[0] in marked for n in g.players if g.cities_of(n))
 
@@ -189,7 +226,7 @@ def test_heuristic_bids_within_its_limits():
         if isinstance(a, Open):
             assert a.bid == g.min_bid(a.plant)
         if isinstance(a, Bid):
-            assert a.amount <= HeuristicBot().limits(view, g.ctx.index[me])[g.s.auction[0]]
+            assert a.amount <= HeuristicBot().limits(view, me)[g.auction.plant]
             bids += 1
         g.apply(a)
     assert bids > 0
@@ -199,19 +236,17 @@ def test_fuel_for_the_cities_it_will_have():
     """Buys what its plants need for min(cities after building, capacity), money for building kept."""
     g = at(phase=3)
     me = g.current_player
-    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
-    n = g.s.res[0]
-    poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=200, cities=free[:1])
+    n = g.resource_market()["coal"]
+    g = poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=200, cities=free_cities(g)[:1])
     turn(g, HeuristicBot(), me)
     assert g.tokens_of(me) == {"coal": 5, "oil": 0, "garbage": 0, "uranium": 0}  # 4 and 8 for 3 cities
-    assert g.money(me) == 200 - buy_cost(0, n, 5)
+    assert g.money(me) == 200 - g.resource_track.buy_cost(0, n, 5)
 
 
 def test_fuel_poor_player_powers_what_it_has():
     g = at(phase=3)
     me = g.current_player
-    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
-    poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=12, cities=free[:1])
+    g = poke(g, me, plants=[4, 8], tokens=[0, 0, 0, 0], money=12, cities=free_cities(g)[:1])
     turn(g, HeuristicBot(), me)
     assert g.tokens_of(me)["coal"] == 2  # plant 4 for its single city: the cheapest run
 
@@ -219,11 +254,10 @@ def test_fuel_poor_player_powers_what_it_has():
 def test_fuel_hybrid_takes_the_cheaper_type():
     g = at(phase=3)
     me = g.current_player
-    g.s.res[0], g.s.res[1] = 3, 18  # coal at 8, oil at 3
+    g = poke(g, me, resources={"coal": 3, "oil": 18})  # coal at 8, oil at 3
     plan = fuel_plan(g, [5], [0, 0, 0, 0], 1)
     assert plan == (6, (0, 2, 0, 0))
-    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
-    poke(g, me, plants=[5], tokens=[0, 0, 0, 0], money=50, cities=free[:1])
+    g = poke(g, me, plants=[5], tokens=[0, 0, 0, 0], money=50, cities=free_cities(g)[:1])
     turn(g, HeuristicBot(), me)
     assert g.tokens_of(me) == {"coal": 0, "oil": 2, "garbage": 0, "uranium": 0}
 
@@ -231,8 +265,7 @@ def test_fuel_hybrid_takes_the_cheaper_type():
 def test_build_the_cheapest_cities_it_can_power():
     g = at(phase=4)
     me = g.current_player
-    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
-    poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=[home])
+    g = poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=free_cities(g)[:1])
     plan = cheapest_k(g, me, 2, 200)
     acts = turn(g, HeuristicBot(), me)
     assert acts == [Build(me, c) for c in plan.cities] + [Done(me)]
@@ -243,18 +276,17 @@ def test_build_the_cheapest_cities_it_can_power():
 def test_build_nothing_it_cannot_power():
     g = at(phase=4)
     me = g.current_player
-    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
-    poke(g, me, plants=[15], tokens=[0, 0, 0, 0], money=200, cities=[home])
+    g = poke(g, me, plants=[15], tokens=[0, 0, 0, 0], money=200, cities=free_cities(g)[:1])
     assert turn(g, HeuristicBot(), me) == [Done(me)]
 
 
 def test_power_the_run_that_earns_most():
     g = at(phase=5)
     me = g.current_player
-    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
-    poke(g, me, plants=[4, 8], tokens=[5, 0, 0, 0], cities=free[:3])
+    free = free_cities(g)
+    g = poke(g, me, plants=[4, 8], tokens=[5, 0, 0, 0], cities=free[:3])
     assert HeuristicBot().act(g) == Power(me, (4, 8))
-    poke(g, me, cities=free[:1])
+    g = poke(g, me, cities=free[:1])
     assert HeuristicBot().act(g) == Power(me, (4,))  # one city: the run burning the least
 
 
@@ -262,8 +294,8 @@ def test_discard_keeps_the_best_plants():
     """R36: over the limit it boxes the plant whose loss costs least."""
     g = at(phase=2)
     me = g.current_player
-    p = poke(g, me, plants=[4, 8, 10, 25], tokens=[2, 0, 0, 0])
-    g.s.discard, g._legal = p, None
+    g = poke(g, me, plants=[4, 8, 10, 25], tokens=[2, 0, 0, 0], auction_round={"discard": me})
+    assert g.discarding == me
     a = HeuristicBot().act(g)
     assert isinstance(a, Discard) and a.plant == 4 and a.keep == (2, 0, 0, 0)
 
@@ -274,12 +306,12 @@ def test_end_the_game_only_when_winning(rival_money, built):
     g = at(phase=4, rules={"end_cities": 6})
     me = g.current_player
     rival = next(n for n in g.players if n != me)
-    clear_board(g)
-    free = [c for c in g.ctx.cities if not g.s.houses.get(c)]
+    g = clear_board(g)
+    free = free_cities(g)
     for n in g.players:
-        poke(g, n, plants=[], tokens=[0, 0, 0, 0], money=0)
-    poke(g, me, plants=[27, 18], money=100, cities=free[:4])  # two eco plants power 5
-    poke(g, rival, plants=[13, 33], money=rival_money, cities=free[10:15])  # powers its 5
+        g = poke(g, n, plants=[], tokens=[0, 0, 0, 0], money=0)
+    g = poke(g, me, plants=[27, 18], money=100, cities=free[:4])  # two eco plants power 5
+    g = poke(g, rival, plants=[13, 33], money=rival_money, cities=free[10:15])  # powers its 5
     acts = turn(g, HeuristicBot(), me)
     assert sum(isinstance(a, Build) for a in acts) == built
     if built == 2:
@@ -304,7 +336,7 @@ class _Scripted(SearchBot):
 def test_search_takes_the_best_scored_line():
     g = at(phase=2)
     me = g.current_player
-    lines = SearchBot(0).auction_lines(g, g.ctx.index[me])
+    lines = SearchBot(0).auction_lines(g, me)
     opens = [line[0] for line in lines if isinstance(line[0], Open)]
     assert len(lines) > 2 and opens
     target = max(opens, key=lambda a: a.plant)
@@ -316,8 +348,7 @@ def test_search_takes_the_best_scored_line():
 def test_search_build_plan_is_followed_city_by_city():
     g = at(phase=4)
     me = g.current_player
-    home = [c for c in g.ctx.cities if not g.s.houses.get(c)][0]
-    poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=[home])
+    g = poke(g, me, plants=[15], tokens=[2, 0, 0, 0], money=200, cities=free_cities(g)[:1])
     bot = _Scripted(lambda line: float(sum(len(a.cities) for a in line if isinstance(a, Build)) == 3))
     acts = turn(g, bot, me)
     assert [type(a) for a in acts] == [Build, Build, Build, Done]
@@ -328,7 +359,7 @@ def test_search_think_time_plays_at_least_one_rollout_per_line():
     g = at(phase=2)
     me = g.current_player
     bot = SearchBot(0, think_time=0.0, horizon=1)
-    lines = bot.auction_lines(g.for_player(me, 0), g.ctx.index[me])
+    lines = bot.auction_lines(g.for_player(me, 0), me)
     a = bot.choose(g.for_player(me, 0))
     assert a in g.legal_actions()
     assert bot.simulations == (len(lines) if len(lines) > 1 else 0)
@@ -336,11 +367,37 @@ def test_search_think_time_plays_at_least_one_rollout_per_line():
 
 def test_greedy_estimate_prices_like_the_engine():
     """The fast estimate used for reserves charges what apply() would, city by city (R56-R61)."""
-    from powergrid_nb.bots.heuristic import greedy_cities
     g = at(phase=4, seed=9)
     for me in g.players:
-        poke(g, me, money=500)
-        cities, total = greedy_cities(g, g.ctx.index[me], 3, None)
+        g = poke(g, me, money=500)
+        cities, total = greedy_cities(g, me, 3, None)
         steps = g.plan_build(me, cities)
         assert len(cities) == 3 and not any(st.rule for st in steps)
         assert steps[-1].total == total
+
+
+def test_greedy_run_budget_and_affordability_agree_with_the_estimate():
+    """A budget cuts the greedy run at the first city it cannot pay; can_afford is estimate <= budget."""
+    g = at(phase=4, seed=9)
+    bot = HeuristicBot()
+    for me in g.players:
+        cities, total = greedy_cities(g, me, 6, None)
+        for budget in (0, 9, 25, 40, 70, 100, 1000):
+            cut, paid = greedy_cities(g, me, 6, budget)
+            assert cut == cities[:len(cut)] and paid <= budget
+            if len(cut) < len(cities):
+                assert paid + g.build_cost(me, cities[len(cut)], cut) > budget
+            for k in range(0, 8):
+                assert bot.can_afford(g, me, k, budget) == (bot.build_estimate(g, me, k) <= budget)
+
+
+@pytest.mark.parametrize("seed", [3, 9, 21])
+def test_cheapest_cities_is_cheapest_k_without_the_steps(seed):
+    g = at(phase=4, seed=seed)
+    for me in g.players:
+        for k, budget in ((1, None), (3, None), (None, 60), (4, 90)):
+            plan = cheapest_k(g, me, k, budget)
+            found = cheapest_cities(g, me, k, budget)
+            assert (plan is None) == (found is None)
+            if plan is not None:
+                assert found == (plan.cities, plan.total)

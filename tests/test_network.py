@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from _position import position
 
 from powergrid_nb import Build, IllegalAction, new_game
 
@@ -51,18 +52,9 @@ def test_R54_plan_prices_match_what_apply_charges(seed: int, players: int, editi
 
 def test_R61_plan_path_passes_through_other_cities() -> None:
     """R61/W7: A (Essen, Münster) reaching Aachen pays 2 + 9 through Düsseldorf (no house there)."""
-    g = new_game(4, seed=1, regions=["red", "blue", "cyan", "yellow"])
-    d = g.to_dict()
-    st = d["state"]
-    st.update(round=3, phase=4, step=1)
-    st["players"]["Ada"].update(cities=["Essen", "Münster"], money=100)
-    st["players"]["Bo"].update(cities=["Düsseldorf"])
-    for k in ("houses", "to_act"):
-        st.pop(k, None)
-    st["player_order"] = ["Bo", "Cy", "Dee", "Ada"]
-    from powergrid_nb import Game
-
-    g = Game.from_dict(d)
+    g = position(4, seed=1, regions=["red", "blue", "cyan", "yellow"], round=3, phase=4,
+                 order=["Bo", "Cy", "Dee", "Ada"], who={"Ada": {"cities": ["Essen", "Münster"], "money": 100},
+                                                       "Bo": {"cities": ["Düsseldorf"]}})
     assert g.current_player == "Ada"
     (step,) = g.plan_build("Ada", ["Aachen"])
     assert (step.slot_price, step.connection, step.cost) == (10, 11, 21)

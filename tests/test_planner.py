@@ -13,44 +13,39 @@ import random
 
 import networkx as nx
 import pytest
-from _helpers_phases import scenario
+from _helpers_phases import GERMANY_W7, scenario
+from _position import assert_illegal, position, position_from
 from networkx.algorithms.approximation import steiner_tree
 
-from powergrid_nb import Build, Game, IllegalAction, new_game
+from powergrid_nb import Build, Game, new_game
 from powergrid_nb.planner import Plan, cheapest_k, plan_targets
 
 ORDER = ["Dee", "Cy", "Bo", "Ada"]
 
 
-def position(seed: int, players: int, map: str = "germany", step: int = 1, marked: bool = False,
+def seeded_position(seed: int, players: int, map: str = "germany", step: int = 1, marked: bool = False,
              edition: str = "original", regions: list[str] | None = None) -> Game:
     """Phase 4 of a seeded game: each player holds 0-5 random cities (some none), 1000 Elektro."""
     rng = random.Random(seed)
     g0 = new_game(players, map=map, edition=edition, seed=seed, regions=regions)
-    d = g0.to_dict()
-    st = d["state"]
-    cities = list(g0.ctx.cities)
+    cities = list(g0.map.cities_in(g0.regions))
     count: dict[str, int] = {}
+    who = {}
     for n in g0.players:
         free = [c for c in cities if count.get(c, 0) < step]
         mine = rng.sample(free, rng.choice([0, 0, 1, 2, 3, 4, 5]))
         for c in mine:
             count[c] = count.get(c, 0) + 1
-        st["players"][n].update(cities=mine, money=1000)
-    st.update(round=5, phase=4, step=step)
-    for key in ("houses", "auction_round", "step3_from"):
-        st.pop(key, None)
-    st["to_act"] = list(g0.players)
-    if marked:
-        st["marked"] = rng.sample(cities, players)
-    return Game.from_dict(d)
+        who[n] = {"cities": mine, "money": 1000}
+    return position_from(g0, round=5, phase=4, step=step, who=who, order="dealt", to_act=g0.players,
+                         marked=rng.sample(cities, players) if marked else ())
 
 
 def positions(n: int, seed0: int = 0):
     """n seeded positions over both maps, 2-6 players, Steps 1-3, both editions, some marked cities."""
     for seed in range(seed0, seed0 + n):
         rng = random.Random(seed)
-        yield position(seed, rng.randint(2, 6), rng.choice(["germany", "usa"]), rng.randint(1, 3),
+        yield seeded_position(seed, rng.randint(2, 6), rng.choice(["germany", "usa"]), rng.randint(1, 3),
                        marked=rng.random() < 0.25, edition=rng.choice(["original", "recharged"]))
 
 
@@ -65,19 +60,20 @@ def brute_force(g: Game, player: str, targets) -> int | None:
 
 
 def charged(g: Game, player: str, cities, money: int | None = None) -> int:
-    """What apply(Build(player, *cities)) takes from ``player`` (on a copy, player made to act)."""
-    h = g.copy()
-    p = h.ctx.index[player]
-    h.s.to_act, h._legal = [p], None
+    """What apply(Build(player, *cities)) takes from ``player`` (in a copy of the position in which
+    ``player`` is to act, with ``money`` if given)."""
+    d = g.to_dict()
+    d["state"]["to_act"] = [player]
     if money is not None:
-        h.s.money[p] = money
+        d["state"]["players"][player]["money"] = money
+    h = Game.from_dict(d)
     before = h.money(player)
     h.apply(Build(player, *cities))
     return before - h.money(player)
 
 
-def w7(step: int) -> Game:
-    who = {"Ada": {"money": 100, "cities": ["Essen", "Münster"]},
+def w7(step: int, ada_money: int = 100) -> Game:
+    who = {"Ada": {"money": ada_money, "cities": ["Essen", "Münster"]},
            "Bo": {"money": 100, "cities": ["Düsseldorf"]}, "Cy": {"money": 100, "cities": ["Köln"]}}
     return scenario(4, phase=4, step=step, order=ORDER, to_act=["Ada", "Bo", "Cy", "Dee"], who=who)
 
@@ -138,14 +134,10 @@ def test_R54_apply_charges_plan_total():
 
 def test_R64_money_is_the_callers_check():
     """R64: plan_targets ignores money (steps priced as if affordable); apply then refuses."""
-    g = w7(step=2)
-    h = g.copy()
-    h.s.money[h.ctx.index["Ada"]] = 30
+    h = w7(step=2, ada_money=30)
     plan = plan_targets(h, "Ada", ["Köln", "Düsseldorf"])
     assert plan is not None and plan.total == 36 and all(st.rule == "" for st in plan.steps)
-    with pytest.raises(IllegalAction) as e:
-        h.apply(Build("Ada", *plan.cities))
-    assert e.value.rule == "R64"
+    assert_illegal(h, Build("Ada", *plan.cities), "R64")
     assert charged(h, "Ada", plan.cities, money=36) == 36
 
 
@@ -167,9 +159,8 @@ def test_illegal_targets_give_none():
 
 def test_R136_marked_city_only_as_first_house_in_step1():
     """R135/R136: without a network the first house goes in a marked city; no other marked one."""
-    g = scenario(4, phase=4, step=1, order=ORDER, to_act=["Ada"], who={"Ada": {"money": 100}},
-                 starting_cities=True)
-    g.s.marked = ["Essen", "Köln"]
+    g = position(4, regions=GERMANY_W7[4], options={"starting_cities": True}, phase=4, step=1,
+                 order=ORDER, to_act=["Ada"], who={"Ada": {"money": 100}}, marked=["Essen", "Köln"])
     assert plan_targets(g, "Ada", ["Duisburg"]) is None  # R135: not a marked city
     assert plan_targets(g, "Ada", ["Essen", "Köln"]) is None  # R136: Köln by expansion in Step 1
     plan = plan_targets(g, "Ada", ["Duisburg", "Essen"])
@@ -256,7 +247,7 @@ def _brute_k(g: Game, player: str, k: int, pool) -> int | None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_cheapest_k_equals_brute_force_whole_area(seed: int):
     """cheapest_k(k) for k = 1..3 == the cheapest of every k-set of play-area cities (engine prices)."""
-    g = position(seed, 2, "germany" if seed % 2 else "usa", step=1 + seed % 3, marked=seed == 3)
+    g = seeded_position(seed, 2, "germany" if seed % 2 else "usa", step=1 + seed % 3, marked=seed == 3)
     for player in g.players:
         for k in (1, 2, 3):
             plan = cheapest_k(g, player, k)

@@ -119,7 +119,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             houses = house_points(table, "You")
             assert houses is not None and len(houses) == 2, f"the map should show 2 houses of You: {houses}"
             text = "\n".join(log)
-            for move in ("You: open", "You: buy", "You: build", "You: power"):
+            for move in ("You opens an auction", "You buys", "You builds in", "You runs"):
                 assert move in text, f"{move!r} not in the game log:\n{text}"
             assert len(set(money)) > 1, f"the human's money never changed in the panels: {money}"
             slow = [c for c in drv.clicks if c.frame_ms is None or c.frame_ms > 5000]
@@ -151,7 +151,7 @@ def test_voila_start_and_open_an_auction(browser) -> None:
             kinds = [c.kind for c in drv.clicks]
             assert "open" in kinds, f"the human never opened an auction: {kinds}"
             assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
-            assert "You: open" in table.locator(".pg-log").inner_text()
+            assert "You opens an auction" in table.locator(".pg-log").inner_text()
             watch.check()
         except Exception:
             page.screenshot(path=str(SHOTS / "voila_failure.png"))

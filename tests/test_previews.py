@@ -33,20 +33,28 @@ def test_purchase_cost_of_nothing_is_zero():
 
 
 def test_purchase_cost_refuses_what_the_plants_cannot_store_R48():
+    g = buyer(plants=(4,))
+    state = g.to_dict()
     with pytest.raises(IllegalAction, match="R48"):
-        buyer(plants=(4,)).purchase_cost("Dee", coal=5)  # plant 4 stores 2 x 2 coal
+        g.purchase_cost("Dee", coal=5)  # plant 4 stores 2 x 2 coal
+    assert g.to_dict() == state
 
 
 def test_purchase_cost_refuses_what_the_player_cannot_pay_R31():
+    g = buyer(money=2)
+    state = g.to_dict()
     with pytest.raises(IllegalAction, match="R31"):
-        buyer(money=2).purchase_cost("Dee", coal=4)
+        g.purchase_cost("Dee", coal=4)
+    assert g.to_dict() == state
 
 
 def test_purchase_cost_refuses_more_than_the_market_has_R52():
     g = scenario(4, phase=3, order=["Ada", "Bo", "Cy", "Dee"], resources=(1, 18, 6, 2),
                  who={"Dee": {"money": 50, "plants": [4]}})
+    state = g.to_dict()
     with pytest.raises(IllegalAction, match="R52"):
         g.purchase_cost("Dee", coal=2)
+    assert g.to_dict() == state
 
 
 def powerer(plants=(4, 13), tokens=(2, 0, 0, 0), cities=("Essen", "Duisburg")):
@@ -76,10 +84,16 @@ def test_power_outcome_changes_nothing():
 
 
 def test_power_outcome_refuses_a_plant_without_its_tokens_R73():
+    g = powerer(tokens=(1, 0, 0, 0))
+    state = g.to_dict()
     with pytest.raises(IllegalAction, match="R73"):
-        powerer(tokens=(1, 0, 0, 0)).power_outcome("Dee", [4])
+        g.power_outcome("Dee", [4])
+    assert g.to_dict() == state
 
 
 def test_power_outcome_refuses_a_plant_not_owned_R72():
+    g = powerer()
+    state = g.to_dict()
     with pytest.raises(IllegalAction, match="R72"):
-        powerer().power_outcome("Dee", [5])
+        g.power_outcome("Dee", [5])
+    assert g.to_dict() == state

@@ -17,6 +17,7 @@ from _helpers_props import (
     play,
     scenario,
 )
+from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Discard, Game, IllegalAction, Power, new_game
 from powergrid_nb.plants import ALL_CARDS, STEP3
@@ -153,8 +154,7 @@ def test_regression_discard_keeping_any_subset_that_fits():
     name = g.ctx.names[p]
     a = g.legal_actions()[0]
     assert isinstance(a, Discard)
-    with pytest.raises(IllegalAction):
-        g.apply(Discard(name, a.plant, [k + 5 for k in a.keep]))
+    assert_illegal(g, Discard(name, a.plant, [k + 5 for k in a.keep]), "R37")
     h = g.copy()
     h.apply(Discard(name, a.plant, (0, 0, 0, 0)))
     assert h.s.tokens[p] == [0, 0, 0, 0]
@@ -211,17 +211,17 @@ def test_regression_hybrid_and_coal_plant_need_four_tokens():
     listed = {a.plants for a in g.legal_actions()}
     assert (5, 10) not in listed and {(5,), (10,), ()} <= listed
     for hc in (None, 0, 1, 2):
-        with pytest.raises(IllegalAction) as e:
-            g.apply(Power(p, [5, 10], hc))
-        assert e.value.rule == "R73"
+        assert_illegal(g, Power(p, [5, 10], hc), "R73")
 
 
 def test_regression_coal_plant_cannot_burn_oil():
     """R46: with 2 oil (held by the hybrid) and no coal, plant 10 (coal) cannot run; 05 can."""
     g, p = _phase5([0, 2, 0, 0])
     assert [a for a in g.legal_actions() if 10 in a.plants] == []
+    before = g.to_dict()
     with pytest.raises(IllegalAction):
         g.apply(Power(p, [10]))
+    assert g.to_dict() == before
     g.apply(Power(p, [5], 0))
     assert g.tokens_of(p)["oil"] == 0
 
@@ -230,8 +230,10 @@ def test_regression_hybrid_takes_the_oil_when_coal_is_needed_elsewhere():
     """R73: 2 coal + 2 oil: 05 + 10 run only with the hybrid burning 0 coal."""
     g, p = _phase5([2, 2, 0, 0])
     assert [a for a in g.legal_actions() if a.plants == (5, 10)] == [Power(p, [5, 10], 0)]
+    before = g.to_dict()
     with pytest.raises(IllegalAction):
         g.apply(Power(p, [5, 10], 1))
+    assert g.to_dict() == before
     g.apply(Power(p, [5, 10]))
     assert g.tokens_of(p)["coal"] == 0 and g.tokens_of(p)["oil"] == 0
 
@@ -242,10 +244,7 @@ def test_regression_hybrid_coal_on_a_run_without_hybrids_is_rejected(hc):
     listed and must be rejected rather than silently recorded."""
     g, p = _phase5([4, 0, 0, 0])
     assert Power(p, [10], hc) not in g.legal_actions()
-    before = g.to_dict()
-    with pytest.raises(IllegalAction):
-        g.apply(Power(p, [10], hc))
-    assert g.to_dict() == before
+    assert_illegal(g, Power(p, [10], hc), "R46")
 
 
 # --- never stuck ----------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 import random
 
 import pytest
+from _position import position
 
-from powergrid_nb import Game, Power, new_game
+from powergrid_nb import Power, new_game
 
 
 def test_starting_money_override() -> None:
@@ -34,12 +35,7 @@ def test_end_threshold_override_ends_the_game_sooner() -> None:
 
 def test_payment_override_pays_the_new_table() -> None:
     """R110 replaced: powering nothing pays the first entry of the new table."""
-    d = new_game(3, seed=4, rules={"payment": [7, 9, 11]}).to_dict()
-    st = d["state"]
-    st.update(round=2, phase=5)
-    for k in ("to_act", "auction_round"):
-        st.pop(k, None)
-    g = Game.from_dict(d)
+    g = position(3, seed=4, options={"rules": {"payment": [7, 9, 11]}}, round=2, phase=5, order="dealt")
     p = g.current_player
     before = g.money(p)
     g.apply(Power(p, []))

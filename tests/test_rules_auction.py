@@ -6,14 +6,16 @@ R36-R44, W18 and W19 are in test_rules_auction_limit.py.
 from __future__ import annotations
 
 import pytest
-from _helpers_setup import EDITIONS, area_cities, assert_illegal, buy_uncontested, everyone_drops, scenario
+from _helpers_setup import EDITIONS, area_cities, buy_uncontested, everyone_drops, scenario
+from _position import assert_illegal
 
 from powergrid_nb import Bid, Game, Open, Pass, new_game
+from powergrid_nb.events import CardDrawn, PlantBought
 from powergrid_nb.plants import STEP3
 
 
 def _bidders(g):
-    return [g.ctx.names[p] for p in g.s.auction[3]]
+    return list(g.auction.bidders)
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -163,7 +165,7 @@ def test_R29_bid_not_above_current_rejected(edition):
     assert_illegal(g, Bid("Bo", 5), "R29")
     assert min(a.amount for a in g.legal_actions() if isinstance(a, Bid)) == 7
     g.apply(Bid("Bo", 7))
-    assert g.s.auction[1] == 7
+    assert g.auction.bid == 7
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -194,7 +196,8 @@ def test_R30_unraised_opener_buys_at_opening_bid(edition):
     g.apply(Open("Ada", 6, 9))
     everyone_drops(g)
     assert g.plants_of("Ada") == [6] and g.money("Ada") == 41
-    assert [e.amount for e in g.history if e.kind == "pay"] == [-9]
+    assert [e.money_delta for e in g.history if e.who == "Ada" and e.money_delta] == [-9]
+    assert [(e.plant, e.price) for e in g.history if isinstance(e, PlantBought)] == [(6, 9)]
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -218,7 +221,7 @@ def test_R32_top_card_drawn_after_each_sale(edition):
     size = len(g.s.deck)
     buy_uncontested(g, 4)
     assert g.s.market == [3, 5, 6, 7, 8, 9, 10, 22] and len(g.s.deck) == size - 1
-    assert [e.amount for e in g.history if e.kind == "draw"] == [22]
+    assert [e.plant for e in g.history if isinstance(e, CardDrawn)] == [22]
     assert g.s.deck[0] == 16
 
 

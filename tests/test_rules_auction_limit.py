@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 from _helpers_setup import (
     EDITIONS,
-    assert_illegal,
     buy_uncontested,
     everyone_drops,
     finish_phases_3_to_5,
     scenario,
 )
+from _position import assert_illegal
 
 from powergrid_nb import Discard, Open, Pass, new_game
+from powergrid_nb.events import Discount, PlantBoxed
 from powergrid_nb.plants import STEP3
 from powergrid_nb.resources import supply
 
@@ -21,7 +22,7 @@ W19_MARKET = [4, 6, 8, 9, 10, 11, 12, 13]
 
 
 def _boxes(g):
-    return [(e.amount, e.detail.split()[0]) for e in g.history if e.kind == "box"]
+    return [(e.plant, e.rule) for e in g.history if isinstance(e, PlantBoxed)]
 
 
 def _supply(g):
@@ -141,7 +142,7 @@ def test_R40_discount_token_on_lowest_current_plant_every_phase2():
     finish_phases_3_to_5(g)
     assert g.round == 2
     assert g.s.discount == g.current_market()[0] and g.min_bid(g.s.discount) == 1
-    assert [e.round for e in g.history if e.kind == "discount" and e.amount] == [1, 2]
+    assert [e.round for e in g.history if isinstance(e, Discount) and e.plant is not None] == [1, 2]
 
 
 def test_R41_discounted_plant_bought_token_removed():
@@ -232,7 +233,7 @@ def test_R44_original_has_no_discount_token():
     """R122 D4 / R40: the original edition never places the token."""
     g = new_game(4, seed=19)
     assert g.s.discount is None and g.min_bid(3) == 3
-    assert not [e for e in g.history if e.kind == "discount"]
+    assert not [e for e in g.history if isinstance(e, Discount)]
 
 
 # --- Worked examples ---------------------------------------------------------------------------------

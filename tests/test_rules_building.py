@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from _helpers_phases import GERMANY_W7, assert_illegal, events, scenario
+from _helpers_phases import GERMANY_W7, events, scenario
+from _position import assert_illegal
 
 from powergrid_nb import Build, Done, new_game
 
@@ -114,7 +115,7 @@ def test_R60_later_city_pays_cheapest_connection():
     assert g.build_cost("Ada", "Dortmund") == 10 + 2  # via Münster, not Essen (4)
     g.apply(Build("Ada", "Dortmund"))
     assert g.money("Ada") == 100 - 12
-    assert [e.amount for e in events(g, "house")] == [12]
+    assert [e.cost for e in events(g, "house")] == [12]
 
 
 def test_R61_paths_pass_through_any_city():
@@ -147,7 +148,7 @@ def test_R63_cities_added_earlier_count():
     assert a.build_cost("Ada", "Köln") == 15 + 4
     g.apply(Build("Ada", "Düsseldorf", "Köln"))
     assert g.money("Ada") == 100 - 36
-    assert [(e.detail, e.amount) for e in events(g, "house")] == [("Düsseldorf", 17), ("Köln", 19)]
+    assert [(e.city, e.cost) for e in events(g, "house")] == [("Düsseldorf", 17), ("Köln", 19)]
 
 
 def test_R63_one_network_second_city_pays_path():
@@ -300,7 +301,7 @@ def test_W8_build_costs_germany_step2():
     b = g.copy()
     b.apply("Ada: build Köln, Düsseldorf")
     assert b.money("Ada") == 100 - 38
-    assert [e.amount for e in events(b, "house")] == [21, 17]
+    assert [e.cost for e in events(b, "house")] == [21, 17]
 
 
 def test_W9_empty_city_price_in_later_steps():
@@ -329,7 +330,7 @@ def test_W10_too_small_plants_original():
     assert st["boxed"] == [6]
     assert st["market"] == [7, 8, 9, 10, 11, 12, 13, 14]
     assert g.plants_of("Ada") == [3] and g.plants_of("Bo") == [4, 5]
-    assert [e.amount for e in events(g, "draw")] == [14]
+    assert [e.plant for e in events(g, "draw")] == [14]
 
 
 def test_W10_recharged_nothing_happens():

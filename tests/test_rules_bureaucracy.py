@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from _helpers_phases import S3, assert_illegal, events, scenario, supply_of
+from _helpers_phases import S3, events, scenario, supply_of
+from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Done, Power, new_game
 from powergrid_nb.editions import get_edition
@@ -30,7 +31,7 @@ def finish_phase5(g):
 
 
 def powered(g):
-    return {e.player: e.amount for e in events(g, "powered")}
+    return {e.player: e.powered for e in events(g, "powered")}
 
 
 def test_R71_power_then_refill_then_market_update():
@@ -150,7 +151,7 @@ def test_R81_partial_refill_when_supply_short():
     finish_phase5(g)
     assert g.s.res == [12, 13, 6, 2]
     assert supply_of(g)[0] == 0
-    assert [(e.detail, e.amount) for e in events(g, "refill", start)] == \
+    assert [(e.resource, e.tokens) for e in events(g, "refill", start)] == \
         [("coal", 2), ("oil", 3), ("garbage", 2), ("uranium", 1)]
 
 
@@ -186,7 +187,7 @@ def test_R84_highest_future_plant_under_deck():
         st = g.to_dict()["state"]
         assert st["market"] == [3, 4, 5, 6, 7, 8, 9, 13], step
         assert st["deck"][-2:] == [S3, 10]
-        assert [e.amount for e in events(g, "under")] == [10]
+        assert [e.plant for e in events(g, "under")] == [10]
 
 
 def test_R85_step3_update_boxes_lowest():
@@ -223,7 +224,7 @@ def test_R87_phase5_ends_the_round():
     start = len(g.history)
     finish_phase5(g)
     assert g.round == 3 and g.phase == 2
-    assert [e.amount for e in events(g, "phase", start)] == [1, 2]
+    assert [e.number for e in events(g, "phase", start)] == [1, 2]
     assert g.player_order[0] == "Dee"
 
 
@@ -310,7 +311,7 @@ def test_W13_refill_after_round1_5p():
     g.apply(Power("Dee", []))
     start = len(g.history)
     g.apply(Power("Eli", [13]))
-    assert [(e.detail, e.amount) for e in events(g, "refill", start)] == \
+    assert [(e.resource, e.tokens) for e in events(g, "refill", start)] == \
         [("coal", 4), ("oil", 4), ("garbage", 3), ("uranium", 2)]
     after = {"coal": [0, 0, 3, 3, 3, 3, 3, 3], "oil": [0, 2, 3, 3, 3, 3, 3, 3],
              "garbage": [0, 0, 0, 0, 0, 2, 3, 3]}

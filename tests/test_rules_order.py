@@ -10,12 +10,12 @@ import pytest
 from _helpers_setup import (
     EDITIONS,
     area_cities,
-    assert_illegal,
     buy_uncontested,
     finish_phases_3_to_5,
     phase_events,
     scenario,
 )
+from _position import assert_illegal
 
 from powergrid_nb import Build, BuyResources, Done, Open, Pass, Power, new_game
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from _helpers_phases import assert_illegal, scenario, supply_of
+from _helpers_phases import scenario, supply_of
+from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Done, Power, new_game
+from powergrid_nb.events import PlantsRun
 from powergrid_nb.plants import PLANTS, URANIUM
 from powergrid_nb.resources import next_price, spaces
 
@@ -220,7 +222,7 @@ def test_W4_plant_14_anatomy():
                  who={"Ada": {"plants": [14], "tokens": (0, 0, 4, 0), "cities": cities}})
     h.apply(Power("Ada", [14]))
     assert h.tokens_of("Ada")["garbage"] == 2
-    assert [e.amount for e in h.history if e.kind == "powered"] == [2]
+    assert [e.powered for e in h.history if isinstance(e, PlantsRun)] == [2]
     assert h.money("Ada") == 50 + 33
     k = scenario(4, phase=5, resources=(24, 18, 2, 2),
                  who={"Ada": {"plants": [14], "tokens": (0, 0, 1, 0), "cities": cities}})
@@ -265,7 +267,7 @@ def test_W16_ecological_plant():
     cities = ["Essen", "Münster", "Dortmund", "Duisburg", "Köln"]
     h = scenario(4, phase=5, who={"Ada": {"plants": [33], "cities": cities}})
     h.apply(Power("Ada", [33]))
-    assert [e.amount for e in h.history if e.kind == "powered"] == [4]
+    assert [e.powered for e in h.history if isinstance(e, PlantsRun)] == [4]
     assert h.money("Ada") == 50 + 54
 
 

@@ -17,13 +17,13 @@ from _helpers_steps import (
     scenario,
     to_phase,
 )
+from _position import assert_illegal
 
 from powergrid_nb import (
     Build,
     BuyResources,
     Discard,
     Done,
-    IllegalAction,
     MarkCity,
     Open,
     Pass,
@@ -50,7 +50,7 @@ def _buy_39(edition="recharged", map="germany", **kw):
 def test_W25_uranium_never_refilled_after_39_bought():
     """W25 / R125: from phase 5 of the round in which 39 is bought, uranium refills add 0, for good."""
     g = _buy_39()
-    assert [e.amount for e in events(g, "rule")] == [39]
+    assert [e.plant for e in events(g, "rule")] == [39]
     power_none(g)
     assert refills(g) == [5, 3, 2, 0]
     to_phase(g, 5)
@@ -158,17 +158,13 @@ def test_W26_usa_recharged_coal_at_8_from_depot():
     assert BuyResources("Ada", coal=1) in g.legal_actions()
     g.apply(BuyResources("Ada", coal=4))
     assert g.money("Ada") == 8 and g.tokens_of("Ada")["coal"] == 4
-    with pytest.raises(IllegalAction) as e:
-        g.apply(BuyResources("Ada", coal=1))
-    assert e.value.rule == "R48"
+    assert_illegal(g, BuyResources("Ada", coal=1), "R48")
 
 
 def test_R126_depot_limited_to_the_coal_in_it():
     """R126 / O21: the depot is the coal supply: with 5 there, a 6th token cannot be bought."""
     g = _usa_phase3(ada_plants=(10, 15), money=100)
-    with pytest.raises(IllegalAction) as e:
-        g.apply(BuyResources("Ada", coal=6))
-    assert e.value.rule == "R52"
+    assert_illegal(g, BuyResources("Ada", coal=6), "R52")
     g.apply(BuyResources("Ada", coal=5))
     assert g.money("Ada") == 60
 
@@ -187,9 +183,7 @@ def test_O21_no_coal_depot_without_the_rule(edition, options):
     """W26 / O21: under the original rules (or map rules off) no coal can be bought from an empty track."""
     g = _usa_phase3(edition, options=options)
     assert BuyResources("Ada", coal=1) not in g.legal_actions()
-    with pytest.raises(IllegalAction) as e:
-        g.apply(BuyResources("Ada", coal=1))
-    assert e.value.rule == "R52"
+    assert_illegal(g, BuyResources("Ada", coal=1), "R52")
 
 
 def test_R127_burnt_coal_goes_to_depot_and_refill_takes_it():
@@ -262,9 +256,7 @@ def test_R132_trust_house_blocks_the_city():
     g.apply(Done("Bo"))
     (city,) = g.cities_of("Trust")
     assert g.current_player == "Ada" and g.build_cost("Ada", city) is None
-    with pytest.raises(IllegalAction) as e:
-        g.apply(Build("Ada", city))
-    assert e.value.rule == "R58"
+    assert_illegal(g, Build("Ada", city), "R58")
 
 
 @pytest.mark.provisional
@@ -312,7 +304,7 @@ def test_W29_trust_position_2_and_never_pays_over_several_rounds():
         g.apply(Pass(g.current_player) if Pass(g.current_player) in acts else cheap[0] if cheap
                 else acts[-1] if g.phase in (3, 4) else acts[0])
     assert len(g.plants_of("Trust")) == 3  # O22: a 4th plant boxes its lowest
-    assert all(e.player != "Trust" or e.kind != "pay" for e in g.history)
+    assert all(e.money_delta == 0 for e in g.history if e.who == "Trust")
 
 
 # --- §19: default starting cities (R134-R136, O23) ------------------------------------------------
@@ -342,9 +334,7 @@ def test_R134_marked_cities_distinct_and_in_play_area():
     p = g.current_player
     assert MarkCity(p, "Essen") not in g.legal_actions()
     for city in ("Essen", "München"):
-        with pytest.raises(IllegalAction) as e:
-            g.apply(MarkCity(p, city))
-        assert e.value.rule == "R134"
+        assert_illegal(g, MarkCity(p, city), "R134")
 
 
 def _marked(step=1, **kw):
@@ -356,9 +346,7 @@ def test_R135_first_house_must_be_in_an_empty_marked_city():
     """R135 / O23: a network is founded only in a still-empty marked city (anyone's mark), for 10."""
     g = _marked()
     assert g.build_cost("Dee", "Hamburg") is None
-    with pytest.raises(IllegalAction) as e:
-        g.apply(Build("Dee", "Hamburg"))
-    assert e.value.rule == "R135"
+    assert_illegal(g, Build("Dee", "Hamburg"), "R135")
     assert {a.city for a in g.legal_actions() if isinstance(a, Build)} == set(MARKS)
     assert g.build_cost("Dee", "Kiel") == 10
     build_turn(g, "Kiel")
@@ -369,9 +357,7 @@ def test_R136_marked_city_not_entered_by_expansion_in_step1():
     """R136: in Step 1 a marked city cannot be added from a network, even when empty."""
     g = _marked(cities={"Dee": ["Duisburg"]})
     assert g.build_cost("Dee", "Essen") is None
-    with pytest.raises(IllegalAction) as e:
-        g.apply(Build("Dee", "Essen"))
-    assert e.value.rule == "R136"
+    assert_illegal(g, Build("Dee", "Essen"), "R136")
     assert g.build_cost("Dee", "Düsseldorf") == 12
 
 
@@ -406,7 +392,7 @@ def test_R109_trust_game_refills_from_the_two_player_row() -> None:
     while not any(e.kind == "refill" for e in g.history):
         before = g.to_dict()["state"]
         g.apply(rng.choice(g.legal_actions()))
-    moved = {e.detail: e.amount for e in g.history if e.kind == "refill"}
+    moved = {e.resource: e.tokens for e in g.history if e.kind == "refill"}
     after = g.to_dict()["state"]  # holdings after the last run are what the refill saw
     held = {r: sum(p["tokens"][r] for p in after["players"].values())
             for r in ("coal", "oil", "garbage", "uranium")}

@@ -13,7 +13,8 @@ from powergrid_nb import Game, new_game
 from powergrid_nb.bots import HeuristicBot, RandomBot, play
 from powergrid_nb.cli import main
 from powergrid_nb.editions import get_edition
-from powergrid_nb.simulation import GAME_COLUMNS, play_one, simulate, sweep
+from powergrid_nb.runner import BACKENDS, bot_seed
+from powergrid_nb.simulation import GAME_COLUMNS, make_job, play_one, simulate, sweep
 from powergrid_nb.timeline import auctions_frame
 
 SPEC = {"players": 4, "map": "germany", "edition": "original"}
@@ -65,7 +66,7 @@ def test_games_frame_one_row_per_game_and_player_with_dtypes() -> None:
 def test_plant_columns_agree_with_timeline_auctions_frame(spec, seed) -> None:
     """plants_bought, paid_for_plants and mean_premium are read from the history as auctions_frame does."""
     rows = run(spec, games=1, seeds=[seed]).games.to_dict("records")
-    assert play_one(_job_of(spec), seed).rows == rows
+    assert [{c: r[c] for c in GAME_COLUMNS} for r in play_one(_job_of(spec), seed).rows] == rows
     g = _replay(spec, seed)  # the same game, played by hand
     assert [g.money(p) for p in g.players] == [row["money"] for row in rows]
     a = auctions_frame(g)
@@ -78,15 +79,13 @@ def test_plant_columns_agree_with_timeline_auctions_frame(spec, seed) -> None:
 
 
 def _job_of(spec):
-    from powergrid_nb.simulation import _job
-    return _job(spec, "random", None, {}, False)[0]
+    return make_job(spec, "random")[0]
 
 
 def _replay(spec, seed) -> Game:
     """The game ``simulate`` plays for this seed, rebuilt by hand (bots seeded as documented)."""
-    from powergrid_nb.simulation import _derive
     g = new_game(seed=seed, **spec)
-    return play(g, [RandomBot(seed=_derive(seed, "bot", i)) for i in range(len(g.players))])
+    return play(g, [RandomBot(seed=bot_seed(seed, i)) for i in range(len(g.players))])
 
 
 def test_same_seeds_give_the_same_frames_and_other_seeds_differ() -> None:
@@ -129,7 +128,39 @@ def test_trust_game_rows_are_the_humans_and_the_trust_is_in_rounds() -> None:
     assert set(r.rounds.loc[r.rounds["is_trust"], "bot"]) == {"trust"}
 
 
+# --- ranking --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec,tiebreak", [(SPEC, ["money", "cities"]),
+                                           ({"players": 3, "edition": "recharged"}, ["money"])])
+def test_rank_is_the_rules_ranking(spec, tiebreak) -> None:
+    """rank = 1 + players strictly ahead by cities powered (R99), then the edition's tie-breaks
+    (R100-R102: money, [ORIG] cities); winners are rank 1."""
+    df = run(spec, games=6).games
+    for _, game in df.groupby("game"):
+        keys = [tuple(k) for k in game[["score", *tiebreak]].itertuples(index=False)]
+        assert list(game["rank"]) == [1 + sum(o > k for o in keys) for k in keys]
+        assert list(game["winner"]) == list(game["rank"] == 1)
+
+
+def test_players_the_tie_breaks_cannot_split_share_a_rank(monkeypatch) -> None:
+    """O16/R103: equal rank keys share the place (competition ranking 1, 1, 3, 3) and the victory."""
+    monkeypatch.setattr(Game, "rank_key", lambda self, p: (1,) if p in ("Ada", "Bo") else (0,))
+    df = run(games=2).games
+    assert list(df["rank"]) == [1, 1, 3, 3] * 2
+    assert list(df["winner"]) == [True, True, False, False] * 2
+    assert list(df["win_share"]) == [0.5, 0.5, 0.0, 0.0] * 2
+    s = run(games=2).summary(by="seat")
+    assert list(s["wins"]) == [1.0, 1.0, 0.0, 0.0]
+
+
 # --- backends -------------------------------------------------------------------------------------
+
+def test_local_and_processes_give_identical_frames() -> None:
+    kw = {"games": 6, "seeds": 21, "bots": ["random", "builder", RandomBot, "random"]}
+    local = run(**kw)
+    assert_frame_equal(local.games, run(backend="processes", workers=2, **kw).games)
+    assert BACKENDS == ("local", "processes", "dask")
+
 
 def test_local_processes_and_dask_give_identical_frames(client) -> None:
     kw = {"games": 24, "seeds": 40, "per_round": True, "bots": ["random", RandomBot, "random", "random"]}
@@ -189,8 +220,7 @@ def test_fork_from_a_mid_game_position(midgame: Game, tmp_path) -> None:
 
 
 def _fork_job(g):
-    from powergrid_nb.simulation import _job
-    return _job(g, "random", None, {}, False)[0]
+    return make_job(g, "random")[0]
 
 
 def test_fork_with_a_rule_change(midgame: Game) -> None:
@@ -306,6 +336,12 @@ def test_cli_writes_parquet_and_csv(tmp_path, capsys) -> None:
     csv = tmp_path / "r.csv"
     assert main([*args, "--out", str(csv)]) == 0
     assert list(pd.read_csv(csv)["score"]) == list(expected.games["score"])
+
+
+def test_cli_backend_choices_are_the_runners(capsys) -> None:
+    assert main(["simulate", "--games", "1", "--no-progress", "--backend", "cloud"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'cloud'" in err and all(repr(b) in err for b in BACKENDS)
 
 
 @pytest.mark.parametrize("argv,match", [

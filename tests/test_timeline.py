@@ -11,6 +11,7 @@ import pytest
 from _helpers_props import choose
 
 from powergrid_nb import Game, Open, Pass, new_game
+from powergrid_nb.events import Income, PlantBought, PlantsRun, Refill
 from powergrid_nb.plants import RESOURCES
 from powergrid_nb.resources import next_price
 from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
@@ -84,14 +85,14 @@ def test_rounds_round1_money_starts_from_50():
 
 @pytest.mark.parametrize("i", [0, 1])
 def test_rounds_income_and_powered_equal_the_events(i):
-    """income = the sum of that round's income events; powered = the 'powered' event; <NA> when none."""
+    """income = the sum of that round's Income events; powered = the PlantsRun event; <NA> when none."""
     g, _, _ = game(i)
     income, powered = defaultdict(int), {}
     for e in g.history:
-        if e.kind == "income":
-            income[(e.round, e.player)] += e.amount
-        elif e.kind == "powered":
-            powered[(e.round, e.player)] = e.amount
+        if isinstance(e, Income):
+            income[(e.round, e.player)] += e.income
+        elif isinstance(e, PlantsRun):
+            powered[(e.round, e.player)] = e.powered
     rf = rounds_frame(g)
     for _, row in rf.iterrows():
         key = (row["round"], row["player"])
@@ -146,7 +147,7 @@ def test_R8_market_history_first_round(edition, counts):
 def test_market_history_refilled_equals_refill_events():
     """R78-R81: ``refilled`` is what that round's phase-5 refill moved (none yet in the last round)."""
     g, _, _ = game(0)
-    moved = {(e.round, e.detail): e.amount for e in g.history if e.kind == "refill"}
+    moved = {(e.round, e.resource): e.tokens for e in g.history if isinstance(e, Refill)}
     mf = market_history_frame(g)
     for _, row in mf.iterrows():
         key = (row["round"], str(row["resource"]))
@@ -186,14 +187,13 @@ def test_R40_discounted_plant_sold_for_1():
 
 
 @pytest.mark.parametrize("i", [0, 1, 2])
-def test_auctions_match_the_pay_and_plant_events(i):
-    """One row per 'plant' event; price = the "buys plant N" payment; premium = price − plant."""
+def test_auctions_match_the_plant_events(i):
+    """One row per PlantBought event, its plant and price; premium = price − plant."""
     g, _, _ = game(i)
     af = auctions_frame(g)
-    h = g.history
-    assert len(af) == sum(e.kind == "plant" for e in h)
-    pays = [-e.amount for e in h if e.kind == "pay" and e.detail.startswith("buys plant")]
-    assert list(af["price"]) == pays
+    bought = [e for e in g.history if isinstance(e, PlantBought)]
+    assert list(zip(af["player"], af["plant"], af["price"], strict=True)) == \
+        [(e.player, e.plant, e.price) for e in bought]
     assert (af["premium"] == af["price"] - af["plant"]).all()
     assert (af["face_value"] == af["plant"]).all()
     assert (af["discounted"] == (af["price"] < af["plant"])).all()
@@ -225,7 +225,7 @@ def test_partial_history_frames_start_where_the_log_starts():
     every round still in the log has the right end-of-round values."""
     g, ends, _ = played("original", "germany", 4, (), seed=5, limit=250)
     d = g.to_dict()
-    cut = next(k for k, e in enumerate(d["history"]) if e[0] == 4 and e[1] == 3)  # round 4, phase 3
+    cut = next(k for k, e in enumerate(g.history) if (e.round, e.phase) == (4, 3))  # its save rows align
     d["history"] = d["history"][cut:]
     h = Game.from_dict(d)
     rf = rounds_frame(h)

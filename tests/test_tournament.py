@@ -167,3 +167,36 @@ def test_unknown_bot_name_is_explained():
 def test_zero_games_gives_empty_frames():
     r = quick(games=0)
     assert r.games.empty and list(r.games.columns) == GAME_COLUMNS and r.summary.empty
+
+
+# --- one runner: tournament = simulate plus seat rotation --------------------------------------------
+
+def test_tournament_is_simulate_plus_rotation():
+    """Game i of a tournament is simulate's game for seed + i with the same bot at each player."""
+    from powergrid_nb.simulation import simulate
+
+    t = quick(["builder", "random"], games=3, players=3, seed=20).games
+    cols = ["player", "bot", "score", "money", "cities", "rank", "winner", "win_share", "rounds"]
+    for game, rows in t.groupby("game"):
+        rows = rows.sort_values("player")  # Ada, Bo, Cy = game.players order
+        s = simulate({"players": 3}, bots=list(rows["bot"]), seeds=[20 + game], progress=False).games
+        assert list(s["start_position"]) == list(rows["seat"])
+        for c in cols:
+            assert list(s[c]) == list(rows[c]), c
+
+
+def test_tournament_ties_share_a_rank(monkeypatch):
+    """The same ranking as simulate: players the tie-breaks cannot split share a rank (O16)."""
+    from powergrid_nb import Game
+
+    monkeypatch.setattr(Game, "rank_key", lambda self, p: (0,) if p == "Cy" else (1,))
+    g = quick(games=2).games
+    assert sorted(g.loc[g["player"] != "Cy", "rank"]) == [1] * 6
+    assert set(g.loc[g["player"] == "Cy", "rank"]) == {4}
+    assert g.loc[g["player"] != "Cy", "win_share"].round(9).eq(round(1 / 3, 9)).all()
+
+
+def test_processes_backend_gives_the_same_results():
+    a = quick(["builder", "random"], games=4, players=3, seed=7).games
+    b = quick(["builder", "random"], games=4, players=3, seed=7, backend="processes", workers=2).games
+    pd.testing.assert_frame_equal(a, b)

@@ -11,10 +11,11 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
+from _position import position
 
 from powergrid_nb import Game, MarkCity, new_game
 from powergrid_nb.views import update
-from powergrid_nb.views._base import participants, player_color, player_symbol
+from powergrid_nb.views._base import player_color, player_symbol
 from powergrid_nb.views.map import FADED, OUTLINE, map_figure, mix, slot_offsets
 
 SLOTS = ["slot_10", "slot_15", "slot_20"]
@@ -93,7 +94,7 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
     assert shown == int(cities["in_play"].sum())
     # houses: one marker per house, on the slot the participant holds
     offsets = slot_offsets(g)
-    for name in participants(g):
+    for name in g.participants:
         tr = t[name]
         mine = g.cities_of(name)
         assert len(houses(tr)) == len(mine) and [d[0] for d in tr.customdata or ()] == mine
@@ -115,15 +116,10 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
 
 def step2_scenario() -> Game:
     """3 players, Germany red/blue/yellow, Step 2, building; Ada Essen+Dortmund, Bo Essen+Kassel, Cy Köln."""
-    d = new_game(3, seed=5, regions=["red", "blue", "yellow"]).to_dict()
-    st = d["state"]
-    st.update(phase=4, step=2, round=5)
-    for name, money, mine in (("Ada", 80, ["Essen", "Dortmund"]), ("Bo", 60, ["Essen", "Kassel"]),
-                              ("Cy", 70, ["Köln"])):
-        st["players"][name].update(money=money, cities=mine)
-    for k in ("houses", "to_act", "deck", "auction_round"):
-        st.pop(k, None)
-    return Game.from_dict(d)
+    return position(3, seed=5, regions=["red", "blue", "yellow"], round=5, phase=4, step=2, order="dealt",
+                    rest="shuffled", who={"Ada": {"money": 80, "cities": ["Essen", "Dortmund"]},
+                                          "Bo": {"money": 60, "cities": ["Essen", "Kassel"]},
+                                          "Cy": {"money": 70, "cities": ["Köln"]}})
 
 
 def played(players: int, map: str, edition: str, seed: int, n: int, **kw: Any) -> Game:

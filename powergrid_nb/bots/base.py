@@ -15,8 +15,10 @@ class Bot:
     """Base class. Subclasses implement :meth:`choose`; ``seed`` makes their play reproducible.
 
     ``choose`` receives ``game.for_player(player)``: a copy in which the cards the player cannot see
-    are dealt again at random, so a bot cannot peek at the deck (set ``needs_view = False`` only
-    for bots that look at nothing but ``legal_actions()``, which is public).
+    are dealt again at random, so a bot cannot peek at the deck. Set ``needs_view = False`` only for
+    bots that read nothing but what every player sees (``legal_actions()`` and the queries of the
+    table; never ``to_dict()``, copies or play-outs, which hold the deck order): they get the game
+    itself, and ``act`` then draws nothing from ``rng``.
     """
 
     name: ClassVar[str] = "bot"
@@ -31,10 +33,12 @@ class Bot:
 
     def act(self, game: Game) -> Action:
         """The action for the player to act in ``game`` (the real game: the view is made here)."""
+        if not self.needs_view:
+            assert not game.is_over, "the game is over"
+            return self.choose(game)
         player = game.current_player
         assert player is not None, "the game is over"
-        view = game.for_player(player, seed=self.rng.randrange(2**32)) if self.needs_view else game
-        return self.choose(view)
+        return self.choose(game.for_player(player, seed=self.rng.randrange(2**32)))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"

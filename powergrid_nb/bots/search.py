@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 from ..actions import Action, Bid, Build, Done, Open, Pass
 from ..errors import IllegalAction
-from ..planner import cheapest_k
+from ..planner import cheapest_cities
 from .base import Bot
-from .heuristic import HeuristicBot, greedy_cities
+from .expansion import greedy_cities
+from .heuristic import HeuristicBot
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -53,87 +54,86 @@ class SearchBot(Bot):
 
     # --- decisions -------------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
-        s = game.s
         me = game.current_player
-        assert me is not None
-        p = game.ctx.index[me]
-        if s.phase == 2 and s.discard != p:
-            lines = self.auction_lines(game, p)
+        assert me is not None, "the game is over"
+        phase = game.phase
+        if phase == 2 and game.discarding != me:
+            lines = self.auction_lines(game, me)
             if len(lines) > 1:
                 return self.search(game, me, lines)[0]
-        elif s.phase == 4:
-            return self.build(game, p)
+        elif phase == 4:
+            return self.build(game, me)
         return self.heuristic.choose(game)
 
-    def auction_lines(self, g: Game, p: int) -> list[Line]:
+    def auction_lines(self, g: Game, me: str) -> list[Line]:
         """Candidates: open one of the heuristic's best plants at its minimum or pass; raise or drop."""
-        s, name = g.s, g.ctx.names[p]
         h = self.heuristic
         own = h.choose(g)
-        limits = h.limits(g, p)
-        money = s.money[p]
-        if s.auction is not None:
-            plant, high = s.auction[0], s.auction[1]
-            limit = limits.get(plant, -1)
+        limits = h.limits(g, me)
+        money = g.money(me)
+        running = g.auction
+        if running is not None:
+            high = running.bid
+            limit = limits.get(running.plant, -1)
             if high + 1 > money or not limit - self.bid_window <= high + 1 <= limit + self.bid_window:
                 return [(own,)]
-            return [(own,), (Bid(name, high + 1),) if isinstance(own, Pass) else (Pass(name),)]
+            return [(own,), (Bid(me, high + 1),) if isinstance(own, Pass) else (Pass(me),)]
         lines: list[Line] = [(own,)]
         ranked = sorted(limits, key=lambda x: (limits[x] - g.min_bid(x), -x), reverse=True)
         for x in ranked[:self.plants]:
-            a = Open(name, x, g.min_bid(x))
+            a = Open(me, x, g.min_bid(x))
             if g.min_bid(x) <= money and (a,) not in lines:
                 lines.append((a,))
-        if (s.round > 1 or not lines[1:]) and (Pass(name),) not in lines:
-            lines.append((Pass(name),))
+        if (g.round > 1 or not lines[1:]) and (Pass(me),) not in lines:
+            lines.append((Pass(me),))
         return lines
 
-    def build(self, g: Game, p: int) -> Action:
+    def build(self, g: Game, me: str) -> Action:
         """Search the number of cities once per turn, then play the chosen cities one at a time."""
-        s, name = g.s, g.ctx.names[p]
-        if s.round not in {k[0] for k in self._build}:
+        if g.round not in {k[0] for k in self._build}:
             self._build.clear()  # plans of earlier rounds
-        key = (s.round, p)
-        sig = (s.money[p], len(s.mine[p]))
+        key = (g.round, me)
+        money, have = g.money(me), len(g.cities_of(me))
+        sig = (money, have)
         hit = self._build.get(key)
         if hit is None:
-            lines = self.build_lines(g, p)
-            line = self.search(g, name, lines) if len(lines) > 1 else lines[0]
-            hit = ([Build(name, c) for a in line if isinstance(a, Build) for c in a.cities], sig)
+            lines = self.build_lines(g, me)
+            line = self.search(g, me, lines) if len(lines) > 1 else lines[0]
+            hit = ([Build(me, c) for a in line if isinstance(a, Build) for c in a.cities], sig)
         steps, expect = hit
         if expect != sig:  # not the position the plan was made for: the heuristic takes over
             self._build[key] = ([], None)
             return self.heuristic.choose(g)
         if steps:
-            cost = g.build_cost(name, steps[0].city)
-            if cost is not None and cost <= s.money[p]:
-                self._build[key] = (steps[1:], (s.money[p] - cost, len(s.mine[p]) + 1))
+            cost = g.build_cost(me, steps[0].city)
+            if cost is not None and cost <= money:
+                self._build[key] = (steps[1:], (money - cost, have + 1))
                 return steps[0]
         self._build[key] = ([], sig)
-        return Done(name)
+        return Done(me)
 
-    def build_lines(self, g: Game, p: int) -> list[Line]:
+    def build_lines(self, g: Game, me: str) -> list[Line]:
         """Candidates: the cheapest k cities for k around the heuristic's count, and none."""
-        s, name = g.s, g.ctx.names[p]
-        k0 = self.heuristic.build_count(g, p)
+        k0 = self.heuristic.build_count(g, me)
+        money, have = g.money(me), len(g.cities_of(me))
         lines: list[Line] = []
         seen: set[tuple[str, ...]] = set()
         for k in dict.fromkeys((k0, k0 - 1, k0 + 1, k0 + 2, 0)):  # the heuristic's count first (ties)
-            if k < 0 or len(s.mine[p]) + k > g.ctx.max_cities:
+            if k < 0 or have + k > g.max_cities:
                 continue
             if k == k0:
-                cities = tuple(self.heuristic.build_plan(g, p))
-            elif s.mine[p] or k > 1:
-                plan = cheapest_k(g, name, k, s.money[p])
-                cities = () if plan is None else tuple(plan.cities)
+                cities = tuple(self.heuristic.build_plan(g, me))
+            elif have or k > 1:
+                found = cheapest_cities(g, me, k, money)
+                cities = () if found is None else found[0]
             else:
-                cities = tuple(greedy_cities(g, p, k, s.money[p])[0])
+                cities = tuple(greedy_cities(g, me, k, money)[0])
             if len(cities) < k or cities in seen:
                 continue
             seen.add(cities)
-            line: Line = ((Build(name, *cities),) if cities else ()) + (Done(name),)
+            line: Line = ((Build(me, *cities),) if cities else ()) + (Done(me),)
             lines.append(line)
-        return lines or [(Done(name),)]
+        return lines or [(Done(me),)]
 
     # --- the search ------------------------------------------------------------------------------------
     def search(self, g: Game, me: str, lines: list[Line]) -> Line:

@@ -12,6 +12,7 @@ from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..queries import AuctionView
 
 
 def plant_caption(n: int) -> str:
@@ -43,18 +44,10 @@ class AuctionPanel(PhasePanel):
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
             return self._discard(g, player, discards)
-        running = self._running(g)
+        running = g.auction
         if running is not None:
             return self._bidding(g, player, legal, running)
         return self._opening(g, player, legal)
-
-    def _running(self, g: Game) -> tuple[int, int, str] | None:
-        pf = self.table.frame("plants")
-        rows = pf[pf["in_auction"]]
-        if rows.empty:
-            return None
-        r = rows.iloc[0]
-        return int(r["plant"]), int(r["high_bid"]), str(r["leader"])
 
     # --- choose a plant and open --------------------------------------------------------------------
     def _opening(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
@@ -96,7 +89,7 @@ class AuctionPanel(PhasePanel):
 
     def plant_clicked(self, plant: int) -> None:
         g = self.table.game
-        if self._running(g) is not None:
+        if g.auction is not None:
             self.table.say(f"plant {plant}: an auction is running; bid or pass", "#333333")
             return
         if plant not in g.current_market():
@@ -116,11 +109,8 @@ class AuctionPanel(PhasePanel):
             b.description = text
 
     # --- an auction in progress --------------------------------------------------------------------
-    def _bidding(self, g: Game, player: str, legal: list[Any], running: tuple[int, int, str]
-                 ) -> list[w.Widget]:
-        plant, high, leader = running
-        pf = self.table.frame("players")
-        still = [str(p) for p in pf.index[pf["still_in_auction"]] if p != g.trust]
+    def _bidding(self, g: Game, player: str, legal: list[Any], running: AuctionView) -> list[w.Widget]:
+        plant, high, leader, still = running
         kids: list[w.Widget] = [
             heading(f"Auction of plant {plant}"),
             label(note(f"<b>{esc(leader)}</b> leads at <b>{high}</b> Elektro. "

@@ -15,7 +15,6 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from .. import views
-from ..views._base import participants
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -88,15 +87,13 @@ class Board:
     def _key(self, name: str) -> Hashable:
         g, t = self.game, self.table
         who = t.viewer()
-        everyone = participants(g)  # the Trust builds and holds tokens too (R128-R133)
+        everyone = g.participants  # the Trust builds and holds tokens too (R128-R133)
         if name == "map":
             houses = tuple(tuple(g.cities_of(p)) for p in everyone)
             marks = len(g.actions) if g.phase == 0 else 0  # start-city marks (R134)
             return (g.step, who, houses, marks, tuple(t.plan()), g.is_over)
         if name == "Plant market":
-            pf = t.frame("plants")
-            running = pf[pf["in_auction"]]
-            bid = tuple(running[["plant", "high_bid", "leader"]].astype(str).iloc[0]) if len(running) else ()
+            bid = g.auction[:3] if g.auction is not None else ()  # plant, high bid, leader
             return (g.step, tuple(g.current_market()), tuple(g.future_market()), bid, g.round)
         tokens = tuple(tuple(g.tokens_of(p).values()) for p in everyone)
         if name == "Resources":

@@ -9,33 +9,30 @@ from typing import Any
 import ipywidgets as w
 
 from ..errors import PowerGridError
+from ..events import Event, PhaseBegins
 from ..game import Game
+from ..gamelog import log_entries
 from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
 
-LOG_LINES = 16
+LOG_LINES = 40  # the newest lines shown; the box scrolls, its newest line at the bottom
 
 
-def _line(e: Any) -> str:
-    if e.player is None:
-        if e.kind == "phase":
-            return f"<i>— {esc(e.detail)} —</i>"
-        if e.kind == "market":
-            return esc(f"plant market: {e.detail}")
-        if e.kind == "refill":
-            return esc(f"refill: {e.amount} {e.detail}")
-        return esc(f"{e.kind}: {e.detail}" if e.detail else f"{e.kind} {e.amount}")
-    if e.detail.startswith(f"{e.player}:"):
-        return f"<b>{esc(e.detail)}</b>"
-    verb = {"pay": "pays", "income": "earns"}.get(e.kind, e.kind)
-    amount = abs(e.amount) if e.kind == "pay" else e.amount
-    return esc(f"{e.player}: {verb} {amount}" + (f" ({e.detail})" if e.detail else ""))
+def _entry(e: Event) -> str:
+    if isinstance(e, PhaseBegins):  # a heading for each phase and round
+        gap = "8px" if e.number == 1 else "4px"
+        return f"<div style='margin-top:{gap};font-weight:bold;color:#444444'>{esc(e.text())}</div>"
+    return f"<div>{esc(e.text())}</div>"
 
 
 def log_html(g: Game, n: int = LOG_LINES) -> str:
-    """The last ``n`` events of the history, newest last."""
-    items = "".join(f"<div style='line-height:1.35'>R{e.round} {_line(e)}</div>" for e in g.history[-n:])
-    return (f"<details open><summary><b>Game log</b></summary><div style='font-size:0.9em;"
-            f"max-height:280px;overflow-y:auto'>{items}</div></details>")
+    """The game log (:func:`powergrid_nb.gamelog.log_entries`): the newest ``n`` sentences, oldest
+    first, in a box that scrolls and opens at its newest line."""
+    items = "".join(_entry(e) for e in log_entries(g, last=n))
+    # a column-reverse scroll box with one child starts scrolled to the bottom; the lines keep their order
+    return ("<details open><summary><b>Game log</b></summary>"
+            "<div style='display:flex;flex-direction:column-reverse;max-height:300px;overflow-y:auto;"
+            "font-size:0.9em;line-height:1.35;white-space:normal;overflow-wrap:anywhere'>"
+            f"<div class='pg-log-lines'>{items}</div></div></details>")
 
 
 class Toolbar:

@@ -43,11 +43,6 @@ def player_symbol(g: Game, name: str) -> str:
     return PLAYER_SYMBOLS[g.players.index(name) % len(PLAYER_SYMBOLS)]
 
 
-def participants(g: Game) -> list[str]:
-    """Players then the Trust, if any: the fixed order of per-player traces."""
-    return g.players + ([g.trust] if g.trust else [])
-
-
 def view(name: str) -> Callable[[Callable[..., go.Figure]], Callable[..., go.Figure]]:
     """Register a figure builder under ``name``; the figure remembers its view and arguments, so
     :func:`update` can refresh it later."""

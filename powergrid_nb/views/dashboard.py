@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, to_int, view
+from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
 from .map import fit_ranges
 from .players import player_label
 
@@ -32,13 +32,9 @@ def status_text(g: Game) -> str:
 
 
 def auction_text(g: Game) -> str:
-    """The auction running now, if any: "plant 13: Bo leads at 15 Elektro"."""
-    pf = g.plants_frame()
-    running = pf[pf["in_auction"]]
-    if running.empty:
-        return ""
-    row = running.iloc[0]
-    return f"Auction: plant {row['plant']}, {row['leader']} leads at {row['high_bid']} Elektro"
+    """The auction running now, if any: "Auction: plant 13, Bo leads at 15 Elektro"."""
+    a = g.auction
+    return "" if a is None else f"Auction: plant {a.plant}, {a.leader} leads at {a.bid} Elektro"
 
 
 def _ratio(g: Game) -> float:
@@ -110,7 +106,7 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
                       "<extra></extra>"))
     span = max(1e-6, max(cf["lon"]) - min(cf["lon"])) if len(cf) else 1.0
     dx = span * 0.016
-    for name in participants(g):
+    for name in g.participants:
         hx, hy, hc = [], [], []
         for city, r in inp.iterrows():
             own = list(r["owners"])

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..timeline import auctions_frame, market_history_frame, rounds_frame
-from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, view
+from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -41,10 +41,10 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
     Traces (fixed; n = participants, the Trust last): money[n], cities[n], powered[n], income[n],
     next-token price per resource[4], auction price vs face value[n], the y = x diagonal[1].
     """
-    names = participants(g)
+    names = g.participants
     rf, mf, af = rounds_frame(g), market_history_frame(g), auctions_frame(g)
     auctions = "Auctions: price paid vs face value (Elektro)"
-    if g.edition == "recharged":  # discounts (R40) only there: explain the points far below the diagonal
+    if g.rules.capabilities.get("discount_token"):  # R40: explain the points far below the diagonal
         auctions += "<br><span style='font-size:13px'>open marker: bought with the discount token</span>"
     fig = make_subplots(rows=3, cols=2, vertical_spacing=0.14, horizontal_spacing=0.1,
                         subplot_titles=[t for _, t in PANELS] + [

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ._base import base_layout, new_figure, participants, player_color, player_symbol, view
+from ._base import base_layout, new_figure, player_color, player_symbol, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -189,7 +189,7 @@ def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sc
     trace with no points out of the legend, and every participant belongs there."""
     offsets = slot_offsets(g, len(slots))
     traces = []
-    for name in participants(g):
+    for name in g.participants:
         pts = []
         for city in g.cities_of(name):
             row = cities.loc[city]
@@ -209,7 +209,7 @@ def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sc
 def _network_traces(g: Game, links: pd.DataFrame, networks: list[str]) -> list[go.Scatter]:
     """One trace per participant: thick lines on links with both ends theirs (empty unless asked)."""
     traces = []
-    for name in participants(g):
+    for name in g.participants:
         mine = set(g.cities_of(name)) if name in networks else set()
         xs, ys = _segments([[_xy(g, a), _xy(g, b)] for a, b in zip(links["city_a"], links["city_b"],
                                                                    strict=True)

@@ -179,11 +179,10 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
                                      size=16, symbol="square", color=color,
                                      line=dict(color=edge, width=4 if fuel == "hybrid" else 1))))
         x += 0.3 + 0.042 * len(label)
-    running = pf[pf["in_auction"]]
+    auction = g.auction
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
-    if len(running):
-        r = running.iloc[0]
-        status.append(f"auction: plant {int(r['plant'])}, {r['leader']} leads at {int(r['high_bid'])}")
+    if auction is not None:
+        status.append(f"auction: plant {auction.plant}, {auction.leader} leads at {auction.bid}")
     elif g.phase == 2 and g.current_player:
         status.append(f"{g.current_player} to open a plant or pass")
     title = "Power plant market · " + " · ".join(status)

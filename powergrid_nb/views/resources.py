@@ -3,8 +3,8 @@ and how the curves move after the next refill.
 
 One column per resource (coal, oil, garbage, uranium). Top row: the price of the k-th token
 bought now (a step function); bottom row: the total cost of buying k tokens. Dashed: the same
-after the next phase-5 refill if nobody buys. Prices come from the engine (frames and
-``powergrid_nb.resources.price_ladder``), never from a table here.
+after the next phase-5 refill if nobody buys. Prices come from the engine (the frames and the
+game's ``resource_track``), never from a table here.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .. import resources as engine
-from ..frames import STORAGE_COLUMNS, price_ladder_frame
-from ..plants import RESOURCES, fits
-from ._base import RESOURCE_COLORS, base_layout, participants, player_color, player_symbol, to_int, view
+from ..frames import price_ladder_frame
+from ..plants import RESOURCES
+from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -28,28 +27,18 @@ KEY = "#8C8C8C"
 LEGEND_PX = 58  # from the bottom of the plots down to the legend (below the x-axis titles)
 
 
-def _after_refill(kind: int, info: pd.Series) -> list[int]:
+def _after_refill(g: Game, refill: dict[str, int]) -> dict[str, list[int]]:
     """Prices of every token buyable after the next refill if nobody buys first: the track at the
     engine's prices (R117), then any depot (R126) with what stays in the supply."""
-    n = int(info["market_total"]) + int(info["refill_next"])
-    prices = engine.price_ladder(kind, n)
-    depot = to_int(info["depot_price"])
-    if depot is not None:
-        prices += [depot] * max(0, int(info["supply"]) - int(info["refill_next"]))
-    return prices
-
-
-def _room(row: pd.Series) -> list[int]:
-    """Tokens of each resource (alone) the participant can still store (the engine's R49 ``fits``)."""
-    cap = [int(row[c]) for c in STORAGE_COLUMNS]
-    held = [int(row[r]) for r in RESOURCES]
-    rooms = []
-    for k in range(4):
-        x = 0
-        while x < engine.TOTALS[k] and fits(cap, [h + (x + 1 if i == k else 0) for i, h in enumerate(held)]):
-            x += 1
-        rooms.append(x)
-    return rooms
+    track, market, supply = g.resource_track, g.resource_market(), g.resource_supply()
+    out = {}
+    for k, r in enumerate(RESOURCES):
+        prices = track.price_ladder(k, market[r] + refill[r])
+        depot = g.depot_price(r)
+        if depot is not None:
+            prices += [depot] * max(0, supply[r] - refill[r])
+        out[r] = prices
+    return out
 
 
 def _title(r: str, info: pd.Series) -> str:
@@ -83,13 +72,14 @@ def _total_hover(r: str, when: str) -> str:
 def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -> go.Figure:
     """Supply curves of the four resources now and after the next refill; with ``player``, how many
     tokens of each they can still store and afford."""
-    if player is not None and player not in participants(g):
-        raise ValueError(f"unknown player {player!r}; expected one of {', '.join(participants(g))}")
+    if player is not None and player not in g.participants:
+        raise ValueError(f"unknown player {player!r}; expected one of {', '.join(g.participants)}")
     rf = g.resources_frame().groupby("resource", observed=True).first()
     lf = price_ladder_frame(g)
-    prow = g.players_frame().loc[player] if player is not None else None
-    money = int(prow["money"]) if prow is not None else 0
-    rooms = _room(prow) if prow is not None else [0] * 4
+    afters = _after_refill(g, {r: int(rf.loc[r, "refill_next"]) for r in RESOURCES})
+    money = g.money(player) if player is not None else 0
+    rooms = g.storage_room(player) if player is not None else dict.fromkeys(RESOURCES, 0)
+    hybrid = player is not None and g.storage_of(player)["hybrid"] > 0
     titles = [_title(r, rf.loc[r]) for r in RESOURCES]
     fig = make_subplots(rows=2, cols=4, shared_xaxes="columns", subplot_titles=titles,
                         vertical_spacing=0.1, horizontal_spacing=0.05)
@@ -100,14 +90,13 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
     data: list[go.Scatter] = []
     axes: dict[str, dict] = {}
     for c, r in enumerate(RESOURCES, 1):
-        kind = engine.resource_index(r)
         color = RESOURCE_COLORS[r]
         info = rf.loc[r]
         lad = lf[lf["resource"] == r]
         mkt, dep = lad[lad["source"] == "market"], lad[lad["source"] == "depot"]
         k, price = [int(x) for x in lad["k"]], [int(x) for x in lad["price_of_kth"]]
         total = [int(x) for x in lad["cumulative_cost"]]
-        after = _after_refill(kind, info)
+        after = afters[r]
         after_total = list(accumulate(after))
         ka = list(range(1, len(after) + 1))
         line = dict(color=color, width=3, shape="hv")
@@ -138,8 +127,8 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
                        hovertemplate=_total_hover(r, "after the next refill")),
         ]
         # What the player can buy: stored within their plants' room and paid from their money.
-        afford = sum(1 for t in total if t <= money) if prow is not None else 0
-        limit = min(afford, rooms[kind])
+        afford = sum(1 for t in total if t <= money) if player is not None else 0
+        limit = min(afford, rooms[r])
         traces.append(go.Scatter(
             x=k[:limit], y=total[:limit], mode="markers", legendgroup="player", showlegend=False,
             marker=dict(size=13, color=pcolor, symbol=psymbol, line=dict(color="white", width=1)),
@@ -150,19 +139,19 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
             axis = top if i < 3 else bottom
             t.update(xaxis=f"x{axis}", yaxis=f"y{axis}")
         data += traces
-        if prow is not None:
-            shared = int(prow["storage_hybrid"]) and r in ("coal", "oil")
+        if player is not None:
+            shared = hybrid and r in ("coal", "oil")
             other = "oil" if r == "coal" else "coal"
             notes.append(dict(
-                text=f"{player}: room {rooms[kind]} · affords {afford}<br>→ can buy {limit}"
+                text=f"{player}: room {rooms[r]} · affords {afford}<br>→ can buy {limit}"
                      + (f"<br>(hybrid room shared with {other})" if shared else ""),
                 xref=f"x{bottom} domain", yref="paper", x=0.5, y=0, yshift=-LEGEND_PX - 30, xanchor="center",
                 yanchor="top", showarrow=False, align="center", font=dict(size=13, color=pcolor)))
             mark = dict(color=pcolor, width=1.5, dash="dot")
             shapes.append(dict(type="line", xref=f"x{bottom} domain", yref=f"y{bottom}", x0=0, x1=1,
                                y0=money, y1=money, line=mark))
-            shapes += [dict(type="line", xref=f"x{axis}", yref=f"y{axis} domain", x0=rooms[kind] + 0.5,
-                            x1=rooms[kind] + 0.5, y0=0, y1=1, line=mark) for axis in (top, bottom)]
+            shapes += [dict(type="line", xref=f"x{axis}", yref=f"y{axis} domain", x0=rooms[r] + 0.5,
+                            x1=rooms[r] + 0.5, y0=0, y1=1, line=mark) for axis in (top, bottom)]
         # fixed ranges: update() never touches the axes
         xmax = int(info["total"])
         span = dict(range=[0.3, xmax + 0.7], dtick=4 if xmax > 12 else 2)
@@ -188,7 +177,7 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
     fig.layout.annotations = list(fig.layout.annotations) + notes
     fig.layout.shapes = shapes
     title = f"Resource market · round {g.round}, phase {g.phase} ({g.phase_name}), step {g.step}"
-    if prow is not None:
+    if player is not None:
         title += f" · {player} has {money} Elektro"
     # Nothing is written over the curves: the market's numbers are in the column titles (up to four
     # lines, so the title sits at the very top); under the x axes the legend, then the player's notes.

@@ -1,0 +1,81 @@
+"""A game's other faces: save data, per-player views, DataFrames, its text and its notebook display.
+
+Each delegates to the module that owns it, so the engine core never imports pandas or widgets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .game import Game
+
+
+class Exports:
+    """The save/frames/display half of :class:`~powergrid_nb.game.Game`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole position as JSON-ready data: the save format and the scenario format."""
+        from .io import game_to_dict
+        return game_to_dict(self)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        from .io import game_from_dict
+        return game_from_dict(data)
+
+    def save(self, path: str) -> None:
+        from .io import save
+        save(self, path)  # type: ignore[arg-type]
+
+    def observation(self, player: str) -> dict[str, Any]:
+        """The position as ``player`` may see it: deck order and unseen removals hidden."""
+        from .io import observation
+        return observation(self, player)  # type: ignore[arg-type]
+
+    def for_player(self, player: str, seed: int | None = None) -> Game:
+        """A copy whose hidden cards are re-dealt at random: what a fair bot may search."""
+        from .io import redeal
+        return redeal(self, player, seed)  # type: ignore[arg-type]
+
+    def players_frame(self) -> pd.DataFrame:
+        from .frames import players_frame
+        return players_frame(self)  # type: ignore[arg-type]
+
+    def plants_frame(self) -> pd.DataFrame:
+        from .frames import plants_frame
+        return plants_frame(self)  # type: ignore[arg-type]
+
+    def resources_frame(self) -> pd.DataFrame:
+        from .frames import resources_frame
+        return resources_frame(self)  # type: ignore[arg-type]
+
+    def cities_frame(self, player: str | None = None) -> pd.DataFrame:
+        from .frames import cities_frame
+        return cities_frame(self, player)  # type: ignore[arg-type]
+
+    def connections_frame(self) -> pd.DataFrame:
+        from .frames import connections_frame
+        return connections_frame(self)  # type: ignore[arg-type]
+
+    def history_frame(self) -> pd.DataFrame:
+        from .frames import history_frame
+        return history_frame(self)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        state = "over" if self.s.over else f"{self.current_player} to act"
+        return (f"<Game {self.edition} {self.ctx.map.name} {len(self.ctx.humans)}p round {self.round}"
+                f" step {self.step} phase {self.phase} ({self.phase_name}), {state}>")
+
+    def _ipython_display_(self) -> None:
+        """In a notebook a game shows itself as the table to play it on (``powergrid_nb.panels``).
+
+        As python-chess's boards render themselves, the display module loads only here, so the
+        engine itself never imports widgets or plotting.
+        """
+        from IPython.display import display
+
+        from .panels import play
+        display(play(self))

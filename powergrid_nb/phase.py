@@ -1,0 +1,44 @@
+"""The small protocol every phase follows: who acts, what is legal, apply, enter and exit (R13)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .context import Context
+    from .game import Game
+
+
+class Phase:
+    """One phase of the round. The engine asks it who acts, lists and applies that player's actions,
+    and enters and leaves it; :mod:`powergrid_nb.rounds` runs the phases in their order."""
+
+    number: ClassVar[int]
+    name: ClassVar[str]
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        """Who acts in this phase, in turn, given the player order (empty: nobody takes turns)."""
+        return []
+
+    def current(self, g: Game) -> int | None:
+        """The participant to act now; None when the phase is finished."""
+        to_act = g.s.to_act
+        return to_act[0] if to_act else None
+
+    def legal(self, g: Game, p: int) -> list[Action]:
+        """Every legal decision of ``p`` (atomic forms)."""
+        return []
+
+    def apply(self, g: Game, a: Action, p: int) -> None:
+        """Check ``a`` and carry it out; IllegalAction (and nothing changed) if the rules forbid it."""
+        raise NotImplementedError
+
+    def enter(self, g: Game) -> None:
+        """Set the phase up once it begins."""
+        g.s.to_act = self.turns(g.ctx, g.s.order)
+
+    def exit(self, g: Game) -> int | None:
+        """What the game does once nobody is left to act; returns the next phase (None: game over)."""
+        raise NotImplementedError

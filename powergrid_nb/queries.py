@@ -1,0 +1,403 @@
+"""Read-only facts and questions about a game: what bots, views, panels and analysis may ask.
+
+Everything outside the engine core uses these (and the frames), never the state itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from . import building, bureaucracy, resources
+from .actions import BuyResources, Power
+from .plants import RESOURCES, capacities
+from .rounds import PHASE_NAMES, PHASES
+from .steps import current_market
+
+if TYPE_CHECKING:
+
+    from .context import Context
+    from .editions import Edition
+    from .maps import GameMap
+    from .network import PlanStep
+    from .state import State
+
+STORAGE = (*RESOURCES, "hybrid")
+
+
+class AuctionView(NamedTuple):
+    """The running auction: the plant, the high bid, its bidder, and who still bids (next first)."""
+
+    plant: int
+    bid: int
+    leader: str
+    bidders: tuple[str, ...]
+
+
+class Queries:
+    """The read-only half of :class:`~powergrid_nb.game.Game`."""
+
+    ctx: Context
+    s: State
+
+    # --- the course of the game -----------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.s.over
+
+    @property
+    def round(self) -> int:
+        return self.s.round
+
+    @property
+    def phase(self) -> int:
+        """1-5 as in R13; 0 while start cities are marked; 6 once the game is over."""
+        return self.s.phase
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.s.phase]
+
+    @property
+    def step(self) -> int:
+        return self.s.step
+
+    @property
+    def current_player(self) -> str | None:
+        s = self.s
+        p = None if s.over else PHASES[s.phase].current(self)  # type: ignore[arg-type]
+        return None if p is None else self.ctx.names[p]
+
+    @property
+    def still_to_act(self) -> list[str]:
+        """Who has yet to act in this phase, in turn: the players who may still open an auction in
+        phase 2 (R25), the turn list in phases 0 and 3-5."""
+        s = self.s
+        return self._names(s.active if s.phase == 2 else s.to_act)
+
+    @property
+    def auction(self) -> AuctionView | None:
+        """The auction running now, or None (R29)."""
+        a = self.s.auction
+        if a is None:
+            return None
+        return AuctionView(a.plant, a.bid, self.ctx.names[a.leader], tuple(self._names(a.bidders)))
+
+    @property
+    def discarding(self) -> str | None:
+        """The player who must box a plant now (over the limit, R36), or None."""
+        d = self.s.discard
+        return None if d is None else self.ctx.names[d]
+
+    @property
+    def bought_this_round(self) -> list[str]:
+        """Who has taken a plant in this phase 2."""
+        return self._names(self.s.bought)
+
+    # --- the table --------------------------------------------------------------------------
+    @property
+    def players(self) -> list[str]:
+        """The human players' names, in seating order of creation."""
+        return [self.ctx.names[p] for p in self.ctx.humans]
+
+    @property
+    def participants(self) -> list[str]:
+        """The players and, in a game against it, the Trust (last)."""
+        return list(self.ctx.names)
+
+    def player_index(self, player: str) -> int:
+        """The player's position in :attr:`participants` (KeyError naming the players if unknown)."""
+        return self._index(player)
+
+    @property
+    def player_order(self) -> list[str]:
+        return self._names(self.s.order)
+
+    @property
+    def seat_order(self) -> list[str]:
+        return self._names(self.s.seats)
+
+    @property
+    def edition(self) -> str:
+        return self.ctx.edition.name
+
+    @property
+    def rules(self) -> Edition:
+        """The edition's rule object: its tables (with any what-if overrides) and capabilities."""
+        return self.ctx.edition
+
+    @property
+    def map(self) -> GameMap:
+        return self.ctx.map
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.ctx.regions
+
+    @property
+    def seed(self) -> int:
+        return self.ctx.seed
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.ctx.options)
+
+    @property
+    def plant_limit(self) -> int:
+        """Plants a player may own (R36)."""
+        return self.ctx.plant_limit
+
+    @property
+    def max_cities(self) -> int:
+        """Houses per player (R67)."""
+        return self.ctx.max_cities
+
+    @property
+    def step2_cities(self) -> int:
+        """Cities that start Step 2 (R89)."""
+        return self.ctx.step2_cities
+
+    @property
+    def end_cities(self) -> int:
+        """Cities that end the game (R96)."""
+        return self.ctx.end_cities
+
+    @property
+    def trust(self) -> str | None:
+        return None if self.ctx.trust is None else self.ctx.names[self.ctx.trust]
+
+    def income(self, powered: int) -> int:
+        """Income for powering ``powered`` cities (R76, the payment table)."""
+        return self.ctx.edition.payment(powered)
+
+    # --- players ----------------------------------------------------------------------------
+    def money(self, player: str) -> int:
+        return self.s.money[self._index(player)]
+
+    def cities_of(self, player: str) -> list[str]:
+        """The player's cities in the order built."""
+        return list(self.s.mine[self._index(player)])
+
+    def plants_of(self, player: str) -> list[int]:
+        return sorted(self.s.plants[self._index(player)])
+
+    def tokens_of(self, player: str) -> dict[str, int]:
+        return dict(zip(RESOURCES, self.s.tokens[self._index(player)], strict=True))
+
+    def storage_of(self, player: str) -> dict[str, int]:
+        """Tokens the player's plants can hold per pure type and for hybrids (R47, R49)."""
+        return dict(zip(STORAGE, capacities(self.s.plants[self._index(player)]), strict=True))
+
+    # --- markets ----------------------------------------------------------------------------
+    def current_market(self) -> list[int]:
+        return current_market(self)  # type: ignore[arg-type]
+
+    def future_market(self) -> list[int]:
+        """Visible, not biddable (R12); ends with the Step 3 card (plants.STEP3 = 99) while it waits (R90)."""
+        return [] if self.s.step == 3 else self.s.market[4:]
+
+    @property
+    def discount(self) -> int | None:
+        """The plant under Recharged's discount token (R40), or None."""
+        return self.s.discount
+
+    def min_bid(self, plant: int) -> int:
+        """Minimum opening bid of a plant now, with the Recharged discount (R28, R40)."""
+        return self.ctx.edition.min_bid(self, plant)  # type: ignore[arg-type]
+
+    def resource_market(self) -> dict[str, int]:
+        """Tokens of each resource on the market (R82)."""
+        return dict(zip(RESOURCES, self.s.res, strict=True))
+
+    def resource_supply(self) -> dict[str, int]:
+        """Tokens of each resource in the supply: neither on the market nor on a plant (R1)."""
+        return dict(zip(RESOURCES, resources.game_supply(self), strict=True))  # type: ignore[arg-type]
+
+    @property
+    def resource_track(self) -> resources.Track:
+        """The price tracks of the resource market (R115-R117): ``next_price``, ``buy_cost``, ..."""
+        return self.ctx.edition.track
+
+    def token_price(self, resource: str) -> int | None:
+        """What the next token of ``resource`` costs now: the track (R117), else the supply's price
+        under a map rule (R126) while the supply has some; None if none can be bought."""
+        k = resources.resource_index(resource)
+        n = self.s.res[k]
+        if n:
+            return self.ctx.edition.track.next_of[k][n]
+        price = resources.depot_price(self, k)  # type: ignore[arg-type]
+        return price if price is not None and resources.game_supply(self)[k] > 0 else None  # type: ignore[arg-type]
+
+    def depot_price(self, resource: str) -> int | None:
+        """The price of tokens bought from the supply once the track is empty (R126), or None."""
+        return resources.depot_price(self, resources.resource_index(resource))  # type: ignore[arg-type]
+
+    # --- the map ----------------------------------------------------------------------------
+    @property
+    def play_area(self) -> tuple[str, ...]:
+        """The cities in play (R4), in the map file's order."""
+        return self.ctx.cities
+
+    def distance_table(self) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+        """(play-area cities, the cheapest link cost between every pair inside the play area, R61)."""
+        return self.ctx.cities, self.ctx.dist
+
+    def houses(self) -> dict[str, list[str]]:
+        """Owners of each city with houses, in slot order (R55)."""
+        names = self.ctx.names
+        return {c: [names[p] for p in o] for c, o in self.s.houses.items() if o}
+
+    def owners(self, city: str) -> list[str]:
+        return self._names(self.s.houses.get(city, ()))
+
+    @property
+    def marked_cities(self) -> list[str]:
+        """Start cities marked under the default-starting-cities variant (R134)."""
+        return list(self.s.marked)
+
+    def build_cost(self, player: str, city: str, after: Sequence[str] = ()) -> int | None:
+        """What ``player`` would pay to add ``city`` now, once the cities ``after`` are added this
+        turn (R56-R63), or None if not allowed."""
+        return building.city_price(self, self._index(player), city, after)[0]  # type: ignore[arg-type]
+
+    def build_costs(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
+        """:meth:`build_cost` of every city ``player`` may add now (money not checked)."""
+        p = self._index(player)
+        slots = building.slot_prices(self, p, after)  # type: ignore[arg-type]
+        conn = self.connection_costs(player, after)
+        return {c: slot + conn.get(c, 0) for c, slot in zip(self.ctx.cities, slots, strict=True)
+                if slot is not None}
+
+    def slot_prices(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
+        """The slot price (R56) of every city ``player`` may add now, links left out (R57-R59, R67,
+        R135, R136), once the cities ``after`` are added this turn."""
+        slots = building.slot_prices(self, self._index(player), after)  # type: ignore[arg-type]
+        return {c: x for c, x in zip(self.ctx.cities, slots, strict=True) if x is not None}
+
+    def connection_costs(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
+        """The cheapest link cost from ``player``'s network (and ``after``) to each play-area city
+        (R60, R61); empty for a player without a network."""
+        conn = building.connection_costs(self, self._index(player))  # type: ignore[arg-type]
+        if not after:
+            return {} if conn is None else dict(zip(self.ctx.cities, conn, strict=True))
+        dist, cidx = self.ctx.dist, self.ctx.cidx
+        rows = [dist[cidx[c]] for c in after]
+        if conn is not None:
+            rows.append(conn)
+        if not rows:
+            return {}
+        return {c: min(r[i] for r in rows) for i, c in enumerate(self.ctx.cities)}
+
+    # --- previews ---------------------------------------------------------------------------
+    def purchase_cost(self, player: str, coal: int = 0, oil: int = 0, garbage: int = 0,
+                      uranium: int = 0) -> int:
+        """What ``player`` would pay for these tokens now (R50, R126), checked as ``apply`` checks a
+        purchase: raises IllegalAction naming the rule (storage R48, supply R52, money R31)."""
+        a = BuyResources(player, coal, oil, garbage, uranium)
+        if not any(a.amounts):
+            return 0
+        return resources.check(self, a, self._index(player))[0]  # type: ignore[arg-type]
+
+    def market_cost(self, coal: int = 0, oil: int = 0, garbage: int = 0, uranium: int = 0) -> int:
+        """What these tokens cost on the market now, cheapest first (R50, R126), whoever buys them;
+        IllegalAction (R52) if the market and supply cannot provide them."""
+        return resources.purchase_cost(self, (coal, oil, garbage, uranium))  # type: ignore[arg-type]
+
+    def power_outcome(self, player: str, plants: Iterable[int] = (), hybrid_coal: int | None = None
+                      ) -> bureaucracy.PowerOutcome:
+        """What running ``plants`` would do for ``player`` now: tokens burnt, cities powered and income
+        (R72-R77); raises IllegalAction as ``apply`` would. ``hybrid_coal`` None: as much coal as possible."""
+        return bureaucracy.check(self, Power(player, tuple(plants), hybrid_coal),  # type: ignore[arg-type]
+                                 self._index(player))
+
+    def plan_build(self, player: str, cities: list[str]) -> list[PlanStep]:
+        """Price a build of ``cities`` in this order with the paths each city pays for (R54-R64)."""
+        from .network import price_plan
+        return price_plan(self, player, cities)  # type: ignore[arg-type]
+
+    # --- scores -----------------------------------------------------------------------------
+    def scores(self) -> dict[str, int]:
+        """Cities each player can power now with their plants and tokens (R99); final at the end."""
+        return {self.ctx.names[p]: bureaucracy.score(self, p) for p in self.ctx.humans}  # type: ignore[arg-type]
+
+    def rank_key(self, player: str) -> tuple[int, ...]:
+        """What ranks ``player`` (higher is better): cities powered (R99), then the edition's
+        tie-breaks (R100-R102: money, [ORIG] cities)."""
+        return self._rank_key(self._index(player))
+
+    def ranking(self) -> list[str]:
+        """Players best first by R100-R102 (cities powered, money, [ORIG] cities); a tie the rules
+        cannot split keeps the seating order of creation."""
+        return [self.ctx.names[p] for p in sorted(self.ctx.humans, key=self._rank_key, reverse=True)]
+
+    def ranks(self) -> dict[str, int]:
+        """Each player's place (1 = best); players the tie-breaks cannot split share a place (O16)."""
+        keys = {n: self.rank_key(n) for n in self.players}
+        return {n: 1 + sum(other > k for other in keys.values()) for n, k in keys.items()}
+
+    @property
+    def winners(self) -> list[str]:
+        """Winner(s) once the game is over; several only when the tie-breaks cannot split (O16)."""
+        if not self.s.over:
+            return []
+        return [n for n, r in self.ranks().items() if r == 1]
+
+    @property
+    def winner(self) -> str | None:
+        w = self.winners
+        return w[0] if len(w) == 1 else None
+
+    def returns(self) -> dict[str, float]:
+        """1 for a sole winner, 1/k for k sharing the victory, 0 otherwise (bots and simulations)."""
+        w = self.winners
+        return {n: (1 / len(w) if n in w else 0.0) for n in self.players}
+
+    # --- internals --------------------------------------------------------------------------
+    def _index(self, player: str) -> int:
+        try:
+            return self.ctx.index[player]
+        except KeyError:
+            raise KeyError(f"no player {player!r}; players are {self.ctx.names}") from None
+
+    def _names(self, idx: Iterable[int]) -> list[str]:
+        names = self.ctx.names
+        return [names[p] for p in idx]
+
+    def _rank_key(self, p: int) -> tuple[int, ...]:
+        return (bureaucracy.score(self, p), *self.ctx.edition.tiebreak(self, p))  # type: ignore[arg-type]
+
+    # --- queries added for the bots and planner ---
+    def plants_in_order(self, player: str) -> list[int]:
+        """The player's plants in the order acquired (:meth:`plants_of` sorts them); a bot that breaks
+        ties by this order plays the same game however the plants are listed."""
+        return list(self.s.plants[self._index(player)])
+
+    def network_slot_prices(self, player: str) -> dict[str, int]:
+        """:meth:`slot_prices` as if ``player`` already had a network: the cities it could add once a
+        first house stands (R56-R58, R67, R136), for planning a first house and the cities after it."""
+        slots = building.slot_prices(self, self._index(player), founded=True)  # type: ignore[arg-type]
+        return {c: x for c, x in zip(self.ctx.cities, slots, strict=True) if x is not None}
+
+    # --- queries added for frames, views and panels ---
+    def next_refill(self) -> dict[str, int]:
+        """Tokens of each resource the next phase-5 refill would move now, if nobody buys first: the
+        step, the supply and map rules such as R125 included (R78-R81); found by refilling a copy."""
+        c = self.copy()  # type: ignore[attr-defined]
+        bureaucracy.refill(c)
+        before = self.s.res
+        return {r: c.s.res[k] - before[k] for k, r in enumerate(RESOURCES)}
+
+    def storage_room(self, player: str) -> dict[str, int]:
+        """How many more tokens of each resource (that one alone) the player's plants could store now
+        (R48, R49: hybrids shared by coal and oil); the market and money left out."""
+        from .plants import fits
+        p = self._index(player)
+        cap, held = capacities(self.s.plants[p]), self.s.tokens[p]
+        totals = self.ctx.edition.track.totals
+        room = {}
+        for k, r in enumerate(RESOURCES):
+            x = 0
+            while x < totals[k] and fits(cap, [h + (x + 1 if i == k else 0) for i, h in enumerate(held)]):
+                x += 1
+            room[r] = x
+        return room

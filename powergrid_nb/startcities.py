@@ -1,0 +1,42 @@
+"""Phase 0 of the default-starting-cities variant: each player marks a start city (R134, O23)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Action, MarkCity
+from .errors import IllegalAction
+from .phase import Phase
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .game import Game
+
+
+class StartCitiesPhase(Phase):
+    """Before round 1, in reverse player order, each player marks a distinct play-area city."""
+
+    number, name, actions = 0, "start cities", (MarkCity,)
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        return [p for p in order[::-1] if p != ctx.trust]  # O23: reverse order marks
+
+    def legal(self, g: Game, p: int) -> list[Action]:
+        taken = set(g.s.marked)
+        return [a for a, c in zip(g.ctx.mark_one[p], g.ctx.cities, strict=True) if c not in taken]
+
+    def apply(self, g: Game, a: Action, p: int) -> None:
+        assert isinstance(a, MarkCity)
+        s = g.s
+        if a.city not in g.ctx.cidx:
+            raise IllegalAction(f"{a.city} is not a city of the play area", "R134", a)
+        if a.city in s.marked:
+            raise IllegalAction(f"{a.city} is already marked; marked cities are distinct", "R134", a)
+        s.marked.append(a.city)
+        s.to_act.pop(0)
+
+    def exit(self, g: Game) -> int:
+        return 1
+
+
+START_CITIES = StartCitiesPhase()
