@@ -176,8 +176,8 @@ def take_plant(g: Game, p: int, plant: int, price: int) -> None:
     g.ctx.edition.after_sale_draw(g, card)
     g.ctx.edition.market_changed(g)
     if len(s.plants[p]) > g.plant_limit:
-        if p == g.ctx.trust:  # O22: the Trust boxes its lowest
-            low = min(s.plants[p][:-1])
+        if p == g.ctx.trust:  # O22: the Trust's policy chooses
+            low = g.ctx.trust_policy.box(g, s.plants[p])  # type: ignore[union-attr]
             s.plants[p].remove(low)
             s.boxed.append(low)
             g._event(PlantBoxed, g.ctx.names[p], low, "R36", "the Trust boxes its lowest plant", None)

@@ -112,8 +112,8 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     s.seats = list(range(n))
     rng.shuffle(s.seats)  # R7: order by lot; seats clockwise in the same order (O3)
     s.order = s.seats[:]
-    if ctx.trust is not None:
-        s.order.insert(1, ctx.trust)  # R129
+    if ctx.trust_policy is not None:
+        s.order = ctx.trust_policy.seat(s.order, ctx.trust)  # R129
     s.money = [ed.tables["starting_money"]] * n + ([0] if ctx.trust is not None else [])
     total = len(ctx.names)
     s.plants = [[] for _ in range(total)]

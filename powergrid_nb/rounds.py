@@ -30,8 +30,8 @@ def reorder(g: Game) -> None:
     prev = {p: i for i, p in enumerate(s.order)}
     humans = sorted(g.ctx.humans, key=lambda p: (-len(s.mine[p]), -max(s.plants[p], default=0),
                                                     prev[p]))
-    if g.ctx.trust is not None:
-        humans.insert(1, g.ctx.trust)
+    if g.ctx.trust_policy is not None:
+        humans = g.ctx.trust_policy.seat(humans, g.ctx.trust)
     s.order = humans
     g._event(PlayerOrder, tuple(g.ctx.names[p] for p in humans))
 

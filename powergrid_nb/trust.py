@@ -41,6 +41,14 @@ class TrustPolicy:
             take[k] += 1
         return take
 
+    def seat(self, order: list[int], trust: int) -> list[int]:
+        """R129: the Trust always sits second in the player order."""
+        return [*order[:1], trust, *order[1:]]
+
+    def box(self, g: Game, plants: list[int]) -> int:
+        """Over the plant limit (O22): the Trust boxes its lowest plant, never the one just taken."""
+        return min(plants[:-1])
+
     def choose_city(self, g: Game, rng: random.Random) -> str | None:
         """R132 placeholder: one free house a round in a random empty play-area city."""
         empty = [c for c in g.ctx.cities if not g.s.houses.get(c) and c not in g.s.marked]

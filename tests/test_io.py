@@ -31,7 +31,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import powergrid_nb
-from powergrid_nb import Game, SaveFileError, load, new_game
+from powergrid_nb import Game, Open, SaveFileError, load, new_game
+from powergrid_nb.events import CardDrawn, Decision, HouseBuilt, Income, PlantBought
 from powergrid_nb.plants import ALL_CARDS, STEP3
 
 HIDDEN = ("deck", "removed")
@@ -346,6 +347,34 @@ def test_hand_written_phase2_scenario_fills_documented_defaults(omit):
     assert g.current_player == "Ben" and g.s.active == [1, 0, 2]
     assert g.seat_order == (["Ben", "Ann", "Cat"] if omit == "seat_order" else ["Ann", "Ben", "Cat"])
     play(g, random.Random(9), 200, each=lambda x, a: check_invariants(x, {n: x.money(n) for n in x.players}))
+
+
+def test_version_1_save_file_loads_with_typed_history(tmp_path):
+    """A schema-version-1 save (history as prose rows) still loads; its payment rows are folded into
+    what they paid for, so the history comes back typed (a plant bought for 14, not a "pay" row)."""
+    d = _hand_written(3)
+    d["history"] = [[1, 2, 1, "Ann", "open", 13, "Ann: open 13 at 14"],
+                    [1, 2, 1, "Ann", "pay", -14, "buys plant 13"],
+                    [1, 2, 1, "Ann", "plant", 13, "takes plant"],
+                    [1, 2, 1, None, "draw", 20, "draws plant 20"]]
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    g = load(path)
+    assert g.history == [Decision(1, 2, 1, "Ann", Open("Ann", 13, 14)), PlantBought(1, 2, 1, "Ann", 13, 14),
+                         CardDrawn(1, 2, 1, 20)]
+    assert [e.money_delta for e in g.history] == [0, -14, 0]
+    assert g.to_dict()["schema_version"] == 2 and Game.from_dict(g.to_dict()).history == g.history
+
+
+def test_save_load_keeps_the_history(tmp_path):
+    """save -> load gives back the same typed history, event for event (decisions, payments, draws)."""
+    g = new_game(4, seed=5)
+    play(g, random.Random(5), 300)
+    path = tmp_path / "g.json"
+    g.save(str(path))
+    h = load(path)
+    assert h.history == g.history and len(g.history) > 300
+    assert {type(e) for e in g.history} >= {Decision, PlantBought, CardDrawn, HouseBuilt, Income}
 
 
 @props(12)

@@ -30,6 +30,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from powergrid_nb import Action, Build, BuyResources, Discard, IllegalAction, Power
+from powergrid_nb.events import CardDrawn
 from powergrid_nb.plants import STEP3, needs
 
 
@@ -265,14 +266,14 @@ def test_action_text_and_dict_round_trip(params):
 def test_step3_card_is_drawn_only_after_the_cards_above_it(params):
     """R10/R11/R84/R90: in Steps 1-2 the Step 3 card's deck index falls only by the draws made."""
     g = make(params)
-    pos = {"i": g.s.deck.index(STEP3), "h": len(g._history)}
+    pos = {"i": g.s.deck.index(STEP3), "h": len(g.history)}
 
     def each(g, a):
         if pos["i"] is None:
             return
-        new = g._history[pos["h"]:]
-        draws = sum(1 for e in new if e[4] == "draw")
-        pos["h"] = len(g._history)
+        new = g.history[pos["h"]:]
+        draws = sum(1 for e in new if isinstance(e, CardDrawn))
+        pos["h"] += len(new)
         if STEP3 in g.s.deck:
             assert g.s.deck.index(STEP3) == pos["i"] - draws, f"{label(params)} after {a}"
             pos["i"] = g.s.deck.index(STEP3)

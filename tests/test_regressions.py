@@ -20,6 +20,7 @@ from _helpers_props import (
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Discard, Game, IllegalAction, Power, new_game
+from powergrid_nb.events import CardDrawn, Decision, PhaseBegins, PlantBoxed
 from powergrid_nb.plants import ALL_CARDS, STEP3
 
 
@@ -139,9 +140,10 @@ def test_regression_discard_never_draws_a_plant(seed):
         h = g.copy()
         deck, market, res = list(h.s.deck), list(h.s.market), list(h.s.res)
         h.apply(a)
-        new = h._history[len(g._history):]
-        end = next((i for i, e in enumerate(new) if e[4] == "phase"), len(new))  # phase 2 over
-        assert [e[4] for e in new[:end]] == ["discard", "box"], (a, new)
+        new = h.history[len(g.history):]
+        end = next((i for i, e in enumerate(new) if isinstance(e, PhaseBegins)), len(new))  # phase 2 over
+        assert [type(e) for e in new[:end]] == [Decision, PlantBoxed], (a, new)
+        assert new[0].action == a and new[1].plant == a.plant, (a, new)
         if end == len(new):
             assert h.s.deck == deck and h.s.market == market, a
         assert h.s.res == res and h.s.tokens[p] == list(a.keep), a
@@ -170,18 +172,18 @@ def test_regression_step3_card_index_falls_only_by_draws(edition):
     for seed in range(4):
         g = make(_params(seed, 3 + seed, edition))
         rng = random.Random(seed)
-        idx, seen = g.s.deck.index(STEP3), len(g._history)
+        idx, seen = g.s.deck.index(STEP3), len(g.history)
         while STEP3 in g.s.deck:
             g.apply(rng.choice(g.legal_actions()))
-            new = g._history[seen:]
-            seen = len(g._history)
-            draws = sum(e[4] == "draw" for e in new)
+            new = g.history[seen:]
+            seen += len(new)
+            draws = sum(isinstance(e, CardDrawn) for e in new)
             if STEP3 in g.s.deck:
                 assert g.s.deck.index(STEP3) == idx - draws, (seed, new)
                 idx -= draws
                 assert g.step in (1, 2)
             else:
-                drawn = [e[5] for e in new if e[4] == "draw"]
+                drawn = [e.plant for e in new if isinstance(e, CardDrawn)]
                 assert STEP3 in drawn and drawn.index(STEP3) == idx, (seed, drawn, idx)
 
 

@@ -19,7 +19,7 @@ def test_refill_override_changes_the_phase5_refill() -> None:
     rng = random.Random(2)
     while not any(e.kind == "refill" for e in g.history):
         g.apply(rng.choice(g.legal_actions()))
-    assert [e.amount for e in g.history if e.kind == "refill"] == [0, 0, 0, 0]
+    assert [e.tokens for e in g.history if e.kind == "refill"] == [0, 0, 0, 0]
 
 
 def test_end_threshold_override_ends_the_game_sooner() -> None:

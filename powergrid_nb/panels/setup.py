@@ -137,7 +137,7 @@ class SetupForm(w.VBox):
         names = [t.value.strip() for t in self.names[:n]]
         seed = self.seed.value.strip()
         opts: dict[str, Any] = {"starting_cities": self.starting.value}
-        if n == 2 and self.edition.value == "recharged":
+        if get_edition(self.edition.value).trust_plays(n):  # the edition says whether a Trust plays
             opts["trust"] = self.trust.value
         return {"players": names, "map": self.map.value, "edition": self.edition.value,
                 "regions": None if self.random_regions.value else list(self.regions.value),
