@@ -9,7 +9,8 @@ from .errors import IllegalAction
 from .events import PlantBought, PlantBoxed
 from .phase import Phase
 from .plants import capacities, fits, keep_options
-from .steps import current_market, draw
+from .playerorder import reorder
+from .steps import current_market, draw, end_phase2_step3_cleanup
 
 if TYPE_CHECKING:
     from .context import Context
@@ -243,9 +244,6 @@ class AuctionPhase(Phase):
             s.active = []  # O13: nothing to auction
 
     def exit(self, g: Game) -> int:
-        from .rounds import reorder
-        from .steps import end_phase2_step3_cleanup
-
         g.ctx.edition.end_phase2(g)
         end_phase2_step3_cleanup(g)
         if g.s.round == 1:

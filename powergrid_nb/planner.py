@@ -78,7 +78,7 @@ class _Area:
         self.g, self.player = g, player
         self.cities, self.dist = g.distance_table()
         self.cidx = {c: i for i, c in enumerate(self.cities)}
-        self.room = g.max_cities - len(g.cities_of(player))  # R67
+        self.room = g.max_cities - g.city_count(player)  # R67
         conn = g.connection_costs(player)
         self.root = [conn[c] for c in self.cities] if conn else None  # None: no network yet
         self.expand: dict[int, int] = {}  # city index -> slot price, cities the network may reach
@@ -183,7 +183,9 @@ class _Tables:
         self.cands = cands
         self.d = _submatrix(dist, cands)
         self.slot = slot
-        self.nn = [min(row[:i] + row[i + 1:], default=UNREACHABLE) for i, row in enumerate(self.d)]
+        # the nearest other candidate: the second smallest of a row whose own entry is 0 (R61: no link)
+        self.nn = [sorted(row)[1] if len(row) > 1 and row[i] == 0
+                   else min(row[:i] + row[i + 1:], default=UNREACHABLE) for i, row in enumerate(self.d)]
         self.min_slot = min(slot, default=0)
 
 
@@ -350,7 +352,11 @@ def _cheapest(g: Game, player: str, k: int | None, budget: int | None, candidate
     best: tuple[int, list[int]] = (0, [])
     top = min(area.room, len(pool)) if k is None else min(k, area.room, len(pool))
     tables = _tables(area, pool) if top else None
-    for n in range(1, top + 1):  # the optimum grows with n (drop the last city of a Prim order)
+    if top:  # the optimum grows with n (below): if ``top`` cities fit the budget, every smaller n does
+        found = _best_k(area, tables, top, budget + 1)  # type: ignore[arg-type]
+        if found is not None:
+            return area, found
+    for n in range(1, top):  # the optimum grows with n (drop the last city of a Prim order)
         found = _best_k(area, tables, n, budget + 1)  # type: ignore[arg-type]
         if found is None:
             break

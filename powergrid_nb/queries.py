@@ -368,15 +368,31 @@ class Queries:
 
     # --- queries added for the bots and planner ---
     def plants_in_order(self, player: str) -> list[int]:
-        """The player's plants in the order acquired (:meth:`plants_of` sorts them); a bot that breaks
-        ties by this order plays the same game however the plants are listed."""
+        """The player's plants in the order acquired (:meth:`plants_of` sorts them; bots break ties by it)."""
         return list(self.s.plants[self._index(player)])
 
     def network_slot_prices(self, player: str) -> dict[str, int]:
-        """:meth:`slot_prices` as if ``player`` already had a network: the cities it could add once a
-        first house stands (R56-R58, R67, R136), for planning a first house and the cities after it."""
+        """:meth:`slot_prices` as if ``player`` had a network: where it could build after a first house."""
         slots = building.slot_prices(self, self._index(player), founded=True)  # type: ignore[arg-type]
         return {c: x for c, x in zip(self.ctx.cities, slots, strict=True) if x is not None}
+
+    def held(self, player: str) -> tuple[int, ...]:
+        """:meth:`tokens_of` as a tuple in :data:`~powergrid_nb.plants.RESOURCES` order."""
+        return tuple(self.s.tokens[self._index(player)])
+
+    def city_count(self, player: str) -> int:
+        """``len(cities_of(player))``."""
+        return len(self.s.mine[self._index(player)])
+
+    def house_total(self) -> int:
+        """Houses on the board: ``sum(city_count(q) for q in participants)``."""
+        return sum(len(m) for m in self.s.mine)
+
+    def power_options(self, player: str) -> list[tuple[Power, int, tuple[int, int, int, int]]]:
+        """(run, income, tokens burnt) of each legal Power, in order (:meth:`power_outcome`, phase 5)."""
+        p = self._index(player)
+        return [(a, out[3], out[1]) for a in self.legal_actions()  # type: ignore[attr-defined]
+                for out in (bureaucracy._outcome(self, a, p),)]  # type: ignore[arg-type]
 
     # --- queries added for frames, views and panels ---
     def next_refill(self) -> dict[str, int]:

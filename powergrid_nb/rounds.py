@@ -12,8 +12,9 @@ from . import trust
 from .auction import AUCTION
 from .building import BUILDING
 from .bureaucracy import BUREAUCRACY
-from .events import GameOver, MarketAtRoundStart, PhaseBegins, PlayerOrder
+from .events import GameOver, PhaseBegins
 from .phase import Phase
+from .playerorder import PLAYER_ORDER
 from .resources import RESOURCES_PHASE
 from .startcities import START_CITIES
 from .steps import begin_step2, begin_step3
@@ -21,33 +22,6 @@ from .steps import begin_step2, begin_step3
 if TYPE_CHECKING:
     from .context import Context
     from .game import Game
-
-
-def reorder(g: Game) -> None:
-    """R18-R22: most cities first, then the highest plant, then the previous order (R129: the Trust
-    sits second)."""
-    s = g.s
-    prev = {p: i for i, p in enumerate(s.order)}
-    humans = sorted(g.ctx.humans, key=lambda p: (-len(s.mine[p]), -max(s.plants[p], default=0),
-                                                    prev[p]))
-    if g.ctx.trust_policy is not None:
-        humans = g.ctx.trust_policy.seat(humans, g.ctx.trust)
-    s.order = humans
-    g._event(PlayerOrder, tuple(g.ctx.names[p] for p in humans))
-
-
-class PlayerOrderPhase(Phase):
-    """Phase 1: the new player order (R18), then the round's resource market is noted for the views."""
-
-    number, name = 1, "player order"
-
-    def enter(self, g: Game) -> None:
-        if g.s.round > 1:
-            reorder(g)
-        g._event(MarketAtRoundStart, tuple(g.s.res))
-
-    def exit(self, g: Game) -> int:
-        return 2
 
 
 class GameOverPhase(Phase):
@@ -60,7 +34,7 @@ class GameOverPhase(Phase):
 
 
 PHASES: dict[int, Phase] = {ph.number: ph for ph in (
-    START_CITIES, PlayerOrderPhase(), AUCTION, RESOURCES_PHASE, BUILDING, BUREAUCRACY, GameOverPhase())}
+    START_CITIES, PLAYER_ORDER, AUCTION, RESOURCES_PHASE, BUILDING, BUREAUCRACY, GameOverPhase())}
 PHASE_NAMES = {n: ph.name for n, ph in PHASES.items()}
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from . import auction, building
+from .events import TrustFuel
 from .plants import COAL, OIL, PLANTS
 from .resources import next_price
 from .steps import current_market, rng
@@ -60,9 +62,6 @@ TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
 
 def take_turn(g: Game, phase: int) -> None:
     """The Trust's automatic turn in phases 2-4 (R130-R132), as its policy decides."""
-    from . import auction, building  # the phases use the Trust's facts; it acts through them
-    from .events import TrustFuel
-
     s, t, policy = g.s, g.ctx.trust, g.ctx.trust_policy
     assert t is not None and policy is not None
     if phase == 2:

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "powergrid_nb"
 CORE = {
     "__init__", "actions", "auction", "building", "bureaucracy", "context", "editions", "errors",
     "events", "exports", "game", "history_v1", "io", "mapfile", "maprules", "maps", "network", "newgame",
-    "phase", "plants", "queries", "resources", "rounds", "rulesdata", "startcities", "state",
+    "phase", "plants", "playerorder", "queries", "resources", "rounds", "rulesdata", "startcities", "state",
     "steps", "trust",
 }
 GAME_NAMES = {"g", "game", "h", "view", "world", "live", "c", "copy", "fork", "scenario", "position"}

@@ -13,18 +13,41 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-def next_city(g: Game, player: str, after: list[str]) -> tuple[int, str] | None:
+def next_city(g: Game, player: str, after: list[str], links: list[int] | None = None
+              ) -> tuple[int, str] | None:
     """(cost, city): the cheapest city ``player`` may add once ``after`` are added this turn (ties:
-    the first name); a first house goes where the next three cities are cheapest. None: no city."""
+    the first name); a first house goes where the next three cities are cheapest. None: no city.
+    ``links``: the link cost from the network and ``after`` to each play-area city, when the caller
+    keeps them (:class:`GreedyRun` does; None: asked of the engine)."""
     slots = g.slot_prices(player, after)
     if not slots:
         return None
-    conn = LINKS.connection_costs(g, player, after)
-    costs = {c: slot + conn.get(c, 0) for c, slot in slots.items()}  # as Game.build_costs adds them (R54)
+    if links is None:
+        conn = LINKS.connection_costs(g, player, after)
+        costs = {c: slot + conn.get(c, 0) for c, slot in slots.items()}  # as Game.build_costs adds them (R54)
+    elif links:
+        cidx = _index_of(g)
+        costs = {c: slot + links[cidx[c]] for c, slot in slots.items()}
+    else:
+        costs = slots
     if not after and not g.cities_of(player):
         city = first_city(g, player, costs)
         return costs[city], city
     return min((cost, city) for city, cost in costs.items())
+
+
+_CIDX: dict[int, tuple[object, dict[str, int]]] = {}
+
+
+def _index_of(g: Game) -> dict[str, int]:
+    """Play-area city -> its index in :meth:`Game.distance_table` (memoised per table)."""
+    cities, dist = g.distance_table()
+    hit = _CIDX.get(id(dist))
+    if hit is None or hit[0] is not dist:
+        if len(_CIDX) > 64:
+            _CIDX.clear()
+        hit = _CIDX[id(dist)] = (dist, {c: i for i, c in enumerate(cities)})
+    return hit[1]
 
 
 class LinkCache:
@@ -67,18 +90,27 @@ class GreedyRun:
         self.cities: list[str] = []
         self.totals: list[int] = [0]  # totals[i]: what the first i cities cost
         self.ended = False
+        self.links: list[int] | None = None  # link cost to each play-area city ([]: no network yet)
 
     def extend(self, g: Game, player: str, k: int, above: int | None = None) -> int:
         """Grow the run to ``k`` cities (from ``g``, the position it was started in) if it can, or
         until it costs more than ``above``; how many it has then (at most ``k``)."""
         totals = self.totals
         while len(self.cities) < k and not self.ended and (above is None or totals[-1] <= above):
-            step = next_city(g, player, self.cities)
+            links = self.links
+            if links is None:  # the link costs from the network (the cities added since: below)
+                conn = g.connection_costs(player)
+                links = self.links = [conn[c] for c in g.distance_table()[0]] if conn else []
+            step = next_city(g, player, self.cities, links)
             if step is None:
                 self.ended = True
                 break
-            self.cities.append(step[1])
+            city = step[1]
+            self.cities.append(city)
             totals.append(totals[-1] + step[0])
+            row = g.distance_table()[1][_index_of(g)[city]]  # R63: an added city links the next ones
+            self.links = (list(row) if not links
+                          else [a if a < b else b for a, b in zip(links, row, strict=True)])
         return min(k, len(self.cities))
 
     def prefix(self, n: int, budget: int | None) -> tuple[list[str], int]:
@@ -122,10 +154,7 @@ class BuildEstimates:
 
     def greedy(self, g: Game, player: str) -> GreedyRun:
         """The greedy build sequence from this position (shared by the estimates of one position)."""
-        everyone = self._memo.get(("participants",))
-        if everyone is None:
-            everyone = self._memo[("participants",)] = g.participants
-        houses = sum(len(g.cities_of(q)) for q in everyone)  # houses only grow within a round
+        houses = g.house_total()  # houses only grow within a round
         key = ("greedy", g.step, player, houses)
         run = self._memo.get(key)
         if run is None:

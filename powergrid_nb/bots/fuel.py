@@ -123,17 +123,69 @@ def run_profiles(plants: tuple[int, ...], unit: tuple[float, ...]) -> tuple[list
     return out
 
 
-def payments(g: Game) -> list[int]:
+_FRONTS: dict[tuple, list[tuple[int, float]]] = {}
+
+
+def run_frontier(plants: tuple[int, ...], unit: tuple[float, ...]) -> list[tuple[int, float]]:
+    """The (cities, fuel cost) pairs of :func:`run_profiles` that no other pair beats on both counts
+    (at least as many cities for at most the cost), most cities first (memoised, built on the frontier
+    of ``plants[:-1]``). A pair beaten there stays beaten with the last plant added (the same plant
+    added to both, its cost added last), so no pair left out is ever needed; with a payment table
+    that never falls the best run of every round is one of these, at the same float."""
+    key = (plants, unit)
+    out = _FRONTS.get(key)
+    if out is not None:
+        return out
+    if not plants:
+        out = [(0, 0)]
+    else:
+        prev = run_frontier(plants[:-1], unit)
+        p = PLANTS[plants[-1]]
+        if p.is_green:
+            per = 0.0
+        elif p.is_hybrid:
+            per = p.tokens * min(unit[0], unit[1])
+        else:
+            per = p.tokens * unit[RESOURCES.index(p.fuel)]
+        extra = p.cities
+        both = [(-m - extra, f + per) for m, f in prev] + [(-m, f) for m, f in prev]
+        both.sort()  # most cities first, the cheapest first among equals
+        out = []
+        low = None
+        for m, f in both:
+            if low is None or f < low:
+                out.append((-m, f))
+                low = f
+    if len(_FRONTS) > 50_000:
+        _FRONTS.clear()
+    _FRONTS[key] = out
+    return out
+
+
+_RISING: dict[tuple[int, ...], bool] = {}
+
+
+def payments(g: Game) -> tuple[int, ...]:
     """Income for powering 0, 1, ..., ``max_cities`` cities (:meth:`Game.income`, R76)."""
-    return [g.income(n) for n in range(g.max_cities + 1)]
+    return tuple(g.income(n) for n in range(g.max_cities + 1))
 
 
 def run_income(pay: Sequence[int], plants: tuple[int, ...], cities: Sequence[int], unit: Sequence[float]
                ) -> float:
     """Income minus fuel, summed over rounds with ``cities`` cities each (at most ``len(pay) - 1``),
     running the best subset of ``plants`` each round; ``pay``: :func:`payments`."""
-    made, cost = run_profiles(plants, unit)
+    table = pay if isinstance(pay, tuple) else tuple(pay)
+    rising = _RISING.get(table)
+    if rising is None:
+        rising = _RISING[table] = all(a <= b for a, b in zip(table, table[1:], strict=False))
     total = 0.0
+    if rising:  # the pairs left out of the frontier never give the maximum
+        front = run_frontier(plants, tuple(unit))
+        for c in cities:
+            total += max([pay[c if c < m else m] - f for m, f in front])
+        return total
+    made, cost = run_profiles(plants, tuple(unit))
+    pairs = list(zip(made, cost, strict=True))
     for c in cities:
-        total += max([pay[c if c < m else m] - f for m, f in zip(made, cost, strict=True)])
+        total += max([pay[c if c < m else m] - f for m, f in pairs])
     return total

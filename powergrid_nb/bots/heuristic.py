@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
+from ..actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
 from ..planner import cheapest_cities
 from ..plants import RESOURCES, best_run, production
 from .base import Bot
@@ -24,6 +24,18 @@ if TYPE_CHECKING:
 __all__ = ["HeuristicBot", "TurnPlans"]
 
 BIG = 10**6
+_FUELLED: dict[tuple, int] = {}
+
+
+def fuelled_cities(plants: list[int], held: tuple[int, ...]) -> int:
+    """Cities ``plants`` can power with the tokens ``held`` (:func:`best_run`, memoised)."""
+    key = (tuple(plants), held)
+    hit = _FUELLED.get(key)
+    if hit is None:
+        if len(_FUELLED) > 20_000:
+            _FUELLED.clear()
+        hit = _FUELLED[key] = best_run(plants, list(held), BIG)[0]
+    return hit
 
 
 class TurnPlans:
@@ -141,8 +153,8 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     # --- phase 3 ------------------------------------------------------------------------------------
     def buy_target(self, g: Game, player: str) -> tuple[int, ...]:
         """Holdings to end the turn with: fuel for the cities the player will have after building."""
-        plants, held = g.plants_in_order(player), list(g.tokens_of(player).values())
-        money, c, cap = g.money(player), len(g.cities_of(player)), production(plants)
+        plants, held = g.plants_in_order(player), list(g.held(player))
+        money, c, cap = g.money(player), g.city_count(player), production(plants)
         want = max(0, cap - c) + self.slack
         market = market_state(g)
         for k in range(want, -1, -1):
@@ -160,7 +172,7 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     def buy(self, g: Game, player: str) -> Action:
         """One token at a time towards :meth:`buy_target`, made once per turn."""
         key = ("buy", player)
-        money, held = g.money(player), tuple(g.tokens_of(player).values())
+        money, held = g.money(player), g.held(player)
         target = self._plans.follow(key, (money, held))
         if target is None:
             target = self.buy_target(g, player)
@@ -181,12 +193,12 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     # --- phase 4 ------------------------------------------------------------------------------------
     def build_count(self, g: Game, player: str) -> int:
         """Cities to add this turn: up to what the fuelled plants power (+slack), end-game aware."""
-        c, money, top = len(g.cities_of(player)), g.money(player), g.max_cities
+        c, money, top = g.city_count(player), g.money(player), g.max_cities
         plants = g.plants_in_order(player)
-        fuelled = best_run(plants, list(g.tokens_of(player).values()), BIG)[0]
+        fuelled = fuelled_cities(plants, g.held(player))
         want = min(max(0, min(production(plants), fuelled + self.slack) - c), top - c)
         end = g.end_cities
-        if any(len(g.cities_of(q)) >= end for q in g.players):
+        if any(g.city_count(q) >= end for q in g.players):
             return max(0, fuelled - c)  # the game ends after this phase: only powered cities count (R99)
         k = min(max(end - c, fuelled - c), top - c)
         if k > 0 and c + k >= end and self.can_afford(g, player, k, money):
@@ -206,9 +218,9 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
         for q in g.players:
             if q == player:
                 continue
-            fuelled = best_run(g.plants_in_order(q), list(g.tokens_of(q).values()), BIG)[0]
+            fuelled = fuelled_cities(g.plants_in_order(q), g.held(q))
             room = g.money(q) // 15 if q in waiting else 0  # has not built yet this phase
-            best = max(best, min(fuelled, len(g.cities_of(q)) + room))
+            best = max(best, min(fuelled, g.city_count(q) + room))
         return best
 
     def build_plan(self, g: Game, player: str) -> list[str]:
@@ -226,7 +238,7 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     def build(self, g: Game, player: str) -> Action:
         """One city at a time from :meth:`build_plan`, made once per turn."""
         key = ("build", player)
-        money, have = g.money(player), len(g.cities_of(player))
+        money, have = g.money(player), g.city_count(player)
         plan = self._plans.follow(key, (money, have))
         if plan is None:
             plan = self.build_plan(g, player)
@@ -243,9 +255,11 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     def power(self, g: Game, player: str) -> Action:
         """The run with the best income minus the market value of the tokens it burns."""
         unit = unit_prices(g)
-
-        def net(a: Power) -> tuple[float, int]:
-            out = g.power_outcome(player, a.plants, a.hybrid_coal)  # income and burn by the engine (R74-R77)
-            fuel = sum(b * u for b, u in zip(out.burn.values(), unit, strict=True))
-            return out.income - fuel, -len(a.plants)
-        return max(g.legal_actions(), key=net)  # type: ignore[arg-type]
+        best, choice = None, None
+        for a, income, burn in g.power_options(player):  # income and burn by the engine (R74-R77)
+            fuel = sum(b * u for b, u in zip(burn, unit, strict=True))
+            key = (income - fuel, -len(a.plants))
+            if best is None or key > best:  # the first of the best, as max() picks
+                best, choice = key, a
+        assert choice is not None
+        return choice

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
+_INCOME: dict[tuple, float] = {}  # PlantValues.income of every bot (keys name every input)
+
+
 @lru_cache(maxsize=8192)
 def capacity(plants: tuple[int, ...]) -> int:
     """Cities ``plants`` can power together (:func:`powergrid_nb.plants.production`, memoised)."""
@@ -58,19 +61,21 @@ class PlantValues:
 
     def trajectory(self, g: Game, player: str) -> list[int]:
         """Cities ``player`` expects to have at the next ``horizon`` bureaucracies."""
-        c, end = len(g.cities_of(player)), g.max_cities
+        c, end = g.city_count(player), g.max_cities
         grow = self.growth + (g.step > 1)
         return [min(end, max(c + grow * t, 1 + t)) for t in range(1, self.horizon + 1)]
 
     def income(self, g: Game, plants: tuple[int, ...], cities: list[int], unit: tuple[float, ...]) -> float:
         """Income minus fuel over the trajectory ``cities`` with the best run each round."""
-        key = ("income", plants, tuple(cities), unit)
-        hit = self._memo.get(key)
+        pay = self._memo.get(("pay",))
+        if pay is None:
+            pay = self._memo[("pay",)] = payments(g)
+        key = (plants, tuple(cities), unit, pay)  # every input: shared by the bots of a process
+        hit = _INCOME.get(key)
         if hit is None:
-            pay = self._memo.get(("pay",))
-            if pay is None:
-                pay = self._memo[("pay",)] = payments(g)
-            hit = self._memo[key] = run_income(pay, plants, cities, unit)
+            if len(_INCOME) > 100_000:
+                _INCOME.clear()
+            hit = _INCOME[key] = run_income(pay, plants, cities, unit)
         return hit
 
     def keep_sets(self, g: Game, player: str, plant: int) -> list[tuple[int, ...]]:
@@ -92,7 +97,7 @@ class PlantValues:
         base = self.income(g, own, traj, unit)
         players = g.players
         race = 0.0
-        if max(len(g.cities_of(q)) for q in players) >= g.end_cities - 4:
+        if max(g.city_count(q) for q in players) >= g.end_cities - 4:
             race = g.money(player) / 2
         top, limit = g.max_cities, g.plant_limit
         rival = max(min(capacity(tuple(g.plants_in_order(q))), top) for q in players if q != player)
@@ -130,10 +135,10 @@ class PlantValues:
                 keep: list[tuple[int, ...]] | None = None) -> int:
         """Money kept after buying ``plant``: fuel for the player's cities and a city or two more.
         (``market``: :func:`market_state`; ``keep``: :meth:`keep_sets`, when the caller has them.)"""
-        c = len(g.cities_of(player))
+        c = g.city_count(player)
         plants = max(self.keep_sets(g, player, plant) if keep is None else keep, key=capacity)
         grow = min(1 if g.round == 1 else 2, max(0, capacity(plants) - c))
-        fuel = self.fuel(g, plants, tuple(g.tokens_of(player).values()), c + grow,
+        fuel = self.fuel(g, plants, g.held(player), c + grow,
                          market_state(g) if market is None else market)
         build = self.build_estimate(g, player, grow)
         return (fuel[0] if fuel else 0) + build
@@ -144,7 +149,7 @@ class PlantValues:
         money = g.money(player)
         own = tuple(g.plants_in_order(player))
         key = ("limits", player, money, g.step, tuple(g.current_market()), tuple(g.future_market()),
-               tuple(g.resource_market().values()), len(g.cities_of(player)), own)
+               tuple(g.resource_market().values()), g.city_count(player), own)
         hit = self._memo.get(key)
         if hit is None:
             gains, sets = self._gains(g, player, own)
