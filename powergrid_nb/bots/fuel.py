@@ -98,6 +98,16 @@ def unit_prices(g: Game) -> tuple[float, ...]:
 _PROFILES: dict[tuple, tuple[list[int], list[float]]] = {}
 
 
+def run_fuel_cost(plant: int, unit: tuple[float, ...]) -> float:
+    """One run of ``plant`` at per-token prices ``unit`` (hybrids burn the cheaper of coal and oil)."""
+    p = PLANTS[plant]
+    if p.is_green:
+        return 0.0
+    if p.is_hybrid:
+        return p.tokens * min(unit[0], unit[1])
+    return p.tokens * unit[RESOURCES.index(p.fuel)]
+
+
 def run_profiles(plants: tuple[int, ...], unit: tuple[float, ...]) -> tuple[list[int], list[float]]:
     """(cities, fuel cost) of every subset of ``plants`` at per-token prices ``unit``, as two parallel
     lists (memoised, built on the profiles of ``plants[:-1]``); a subset's cost is summed in plant order."""
@@ -109,14 +119,8 @@ def run_profiles(plants: tuple[int, ...], unit: tuple[float, ...]) -> tuple[list
         out = ([0], [0])
     else:
         made, cost = run_profiles(plants[:-1], unit)
-        p = PLANTS[plants[-1]]
-        if p.is_green:
-            per = 0.0
-        elif p.is_hybrid:
-            per = p.tokens * min(unit[0], unit[1])
-        else:
-            per = p.tokens * unit[RESOURCES.index(p.fuel)]
-        out = (made + [m + p.cities for m in made], cost + [f + per for f in cost])
+        cities, per = PLANTS[plants[-1]].cities, run_fuel_cost(plants[-1], unit)
+        out = (made + [m + cities for m in made], cost + [f + per for f in cost])
     if len(_PROFILES) > 50_000:
         _PROFILES.clear()
     _PROFILES[key] = out
@@ -140,14 +144,7 @@ def run_frontier(plants: tuple[int, ...], unit: tuple[float, ...]) -> list[tuple
         out = [(0, 0)]
     else:
         prev = run_frontier(plants[:-1], unit)
-        p = PLANTS[plants[-1]]
-        if p.is_green:
-            per = 0.0
-        elif p.is_hybrid:
-            per = p.tokens * min(unit[0], unit[1])
-        else:
-            per = p.tokens * unit[RESOURCES.index(p.fuel)]
-        extra = p.cities
+        extra, per = PLANTS[plants[-1]].cities, run_fuel_cost(plants[-1], unit)
         both = [(-m - extra, f + per) for m, f in prev] + [(-m, f) for m, f in prev]
         both.sort()  # most cities first, the cheapest first among equals
         out = []
