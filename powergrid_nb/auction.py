@@ -37,19 +37,24 @@ class Auction:
         return f"Auction(plant={self.plant}, bid={self.bid}, leader={self.leader}, bidders={self.bidders})"
 
 
-_ROWS: dict[tuple, list[Action]] = {}  # actions are immutable: one shared row per (kind, player, plant)
+_ROWS: dict[tuple, list[Action]] = {}  # actions are immutable: one shared row per (player, plant)
 
 
-def _range(key: tuple, make, lo: int, hi: int) -> list[Action]:
-    """The cached actions make(lo) .. make(hi)."""
-    if hi < lo:
-        return []
+def _row(name: str, plant: int | None, hi: int) -> list[Action]:
+    """The shared actions for bids 0..``hi`` (at least): ``Open(name, plant, b)``, or ``Bid(name, b)``
+    for ``plant`` None."""
+    key = (name, plant)
     row = _ROWS.get(key)
     if row is None or len(row) <= hi:
         if len(_ROWS) > 10_000:  # many player names over a long session: start afresh
             _ROWS.clear()
-        row = _ROWS[key] = [make(i) for i in range(max(hi + 1, 2 * len(row or ()) + 64))]
-    return row[lo:hi + 1]
+        size = max(hi + 1, 2 * len(row or ()) + 64)
+        if plant is None:
+            row = [Bid(name, b) for b in range(size)]
+        else:
+            row = [Open(name, plant, b) for b in range(size)]
+        _ROWS[key] = row
+    return row
 
 
 def legal(g: Game, p: int) -> list[Action]:
@@ -57,14 +62,17 @@ def legal(g: Game, p: int) -> list[Action]:
     if s.discard == p:
         return discard_options(g, p)
     money = s.money[p]
-    if s.auction is not None:
-        out = _range(("bid", name), lambda b: Bid(name, b), s.auction.bid + 1, money)
+    auction = s.auction
+    if auction is not None:
+        out = _row(name, None, money)[auction.bid + 1:money + 1]
         out.append(g.ctx.pass_action[p])
         return out
     out = []
+    min_bid = g.ctx.edition.min_bid
     for plant in current_market(g):
-        lo = g.ctx.edition.min_bid(g, plant)
-        out += _range(("open", name, plant), lambda b, pl=plant: Open(name, pl, b), lo, money)
+        lo = min_bid(g, plant)
+        if lo <= money:
+            out += _row(name, plant, money)[lo:money + 1]
     if s.round > 1 or not out:  # R35: no passing in round 1
         out.append(g.ctx.pass_action[p])
     return out
