@@ -50,6 +50,8 @@ class Game(Queries, Exports):
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``apply(action)`` would succeed now (tried on a copy: nothing changes here)."""
         try:
+            if isinstance(action, str):
+                action = Action.parse(action)
             self.copy()._apply(action, self._check(action))
         except (IllegalAction, ValueError, TypeError, KeyError):
             return False

@@ -44,7 +44,7 @@ def test_undo_then_the_same_decisions_again_gives_the_same_game() -> None:
 def test_is_legal_agrees_with_the_legal_actions_and_changes_nothing() -> None:
     g = _played(8, 60)
     for a in g.legal_actions():
-        assert g.is_legal(a)
+        assert g.is_legal(a) and g.is_legal(str(a))
     before = g.to_dict()
     other = [p for p in g.players if p != g.current_player][0]
     assert not g.is_legal(f"{other}: pass")  # R14: not their turn
