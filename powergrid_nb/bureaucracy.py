@@ -8,8 +8,7 @@ from .actions import Action, Power
 from .errors import IllegalAction
 from .events import Income, PlantsRun, Refill, tokens_text
 from .phase import Phase
-from .plants import PLANTS, RESOURCES, best_run, needs, production
-from .plants import run_options as _run_options
+from .plants import PLANTS, RESOURCES, best_run, coal_bounds, needs, production, run_options
 from .resources import game_supply
 from .steps import update_market
 
@@ -18,10 +17,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-_POWER: dict[tuple, Power] = {}  # immutable actions, shared by every game (bounded)
+_POWER: dict[tuple, Action] = {}  # (player, plants run, hybrid coal) -> the action (bounded)
+_RUNS: dict[tuple, list[Action]] = {}  # (player, plants, tokens) -> the legal runs (bounded)
 
 
-def _power(name: str, subset: tuple[int, ...], hc: int) -> Power:
+def _power(name: str, subset: tuple[int, ...], hc: int) -> Action:
     key = (name, subset, hc)
     a = _POWER.get(key)
     if a is None:
@@ -31,15 +31,13 @@ def _power(name: str, subset: tuple[int, ...], hc: int) -> Power:
     return a
 
 
-_RUNS: dict[tuple, list[Action]] = {}  # (player, plants, tokens) -> the legal runs (bounded)
-
-
 def legal(g: Game, p: int) -> list[Action]:
+    """Every feasible run (R72, R73), smallest plant sets first, then by coal in the hybrids."""
     s, name = g.s, g.ctx.names[p]
     key = (name, tuple(s.plants[p]), tuple(s.tokens[p]))
     out = _RUNS.get(key)
     if out is None:
-        out = [_power(name, subset, hc) for subset, hc in _run_options(s.plants[p], s.tokens[p])]
+        out = [_power(name, subset, hc) for subset, hc in run_options(s.plants[p], s.tokens[p])]
         if len(_RUNS) > 500:
             _RUNS.clear()
         _RUNS[key] = out
@@ -71,12 +69,12 @@ def _outcome(g: Game, a: Power, p: int) -> tuple[int, tuple[int, int, int, int],
             raise IllegalAction(f"{g.ctx.names[p]} does not own plant {n}", "R72", a)
     if len(set(plants)) != len(plants):
         raise IllegalAction("each plant runs at most once", "R72", a)
-    nc, no, ng, nu, nh = needs(plants)
-    c, o, gb, u = s.tokens[p]
-    if nc > c or no > o or ng > gb or nu > u or nh > c - nc + o - no:  # as hybrid_coal_range
+    nc, no, ng, nu, nh = need = needs(plants)
+    bounds = coal_bounds(need, s.tokens[p])
+    if bounds is None:
         raise IllegalAction(f"plants {list(plants)} need {_need_text(plants)} but "
                             f"{g.ctx.names[p]} holds {tokens_text(s.tokens[p])}", "R73", a)
-    lo, hi = max(0, nh - (o - no)), min(nh, c - nc)  # the hybrids' coal (R73)
+    lo, hi = bounds  # the hybrids' coal (R73)
     if not nh and a.hybrid_coal not in (None, 0):
         raise IllegalAction(f"no hybrid runs in {list(plants)}: leave hybrid_coal out", "R46", a)
     hc = (hi if a.hybrid_coal is None else a.hybrid_coal) if nh else 0

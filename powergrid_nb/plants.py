@@ -98,15 +98,21 @@ def needs(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
     return hit
 
 
-def hybrid_coal_range(plants: Iterable[int], tokens: Sequence[int]) -> range:
-    """Possible coal counts burnt by the hybrids of a run; empty when the run is infeasible (R73)."""
-    nc, no, ng, nu, nh = needs(plants)
+def coal_bounds(need: Sequence[int], tokens: Sequence[int]) -> tuple[int, int] | None:
+    """(fewest, most) coal the hybrids can burn in a run needing ``need`` (see :func:`needs`) from
+    ``tokens``; None when the run is infeasible (R73). The one home of the hybrid arithmetic."""
+    nc, no, ng, nu, nh = need
     c, o, g, u = tokens
     if nc > c or no > o or ng > g or nu > u:
-        return range(0)
-    lo = max(0, nh - (o - no))
-    hi = min(nh, c - nc)
-    return range(lo, hi + 1)
+        return None
+    lo, hi = max(0, nh - (o - no)), min(nh, c - nc)
+    return None if lo > hi else (lo, hi)
+
+
+def hybrid_coal_range(plants: Iterable[int], tokens: Sequence[int]) -> range:
+    """Possible coal counts burnt by the hybrids of a run; empty when the run is infeasible (R73)."""
+    bounds = coal_bounds(needs(plants), tokens)
+    return range(0) if bounds is None else range(bounds[0], bounds[1] + 1)
 
 
 def run_cost(plants: Iterable[int], hybrid_coal: int) -> tuple[int, int, int, int]:
@@ -119,7 +125,7 @@ def production(plants: Iterable[int]) -> int:
     return sum(PLANTS[n].cities for n in plants)
 
 
-def _subsets(plants: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]:
+def subsets(plants: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]:
     """Every subset of ``plants`` (sorted, smallest first) with what a run of it needs (memoised)."""
     key = tuple(sorted(plants))
     hit = _SUBSETS.get(key)
@@ -133,12 +139,11 @@ def _subsets(plants: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, in
 
 def run_options(plants: Sequence[int], tokens: Sequence[int]) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every feasible (plant set, hybrid coal) of a player, smallest sets first (R72, R73)."""
-    c, o, g, u = tokens
-    for subset, (nc, no, ng, nu, nh) in _subsets(plants):
-        if nc > c or no > o or ng > g or nu > u:
-            continue  # the same test as hybrid_coal_range
-        for hc in range(max(0, nh - (o - no)), min(nh, c - nc) + 1):
-            yield subset, hc
+    for subset, need in subsets(plants):
+        bounds = coal_bounds(need, tokens)
+        if bounds is not None:
+            for hc in range(bounds[0], bounds[1] + 1):
+                yield subset, hc
 
 
 def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int
