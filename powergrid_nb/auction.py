@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, Bid, Discard, Open, Pass
 from .errors import IllegalAction
 from .events import PlantBought, PlantBoxed
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 from .plants import capacities, fits, keep_options
 from .playerorder import reorder
 from .steps import current_market, draw, end_phase2_step3_cleanup
@@ -227,7 +227,7 @@ def _discard(g: Game, a: Discard, p: int) -> None:
 class AuctionPhase(Phase):
     """Phase 2 (R24-R44): in player order each player opens an auction or passes."""
 
-    number, name, actions = 2, "auction", (Open, Bid, Pass, Discard)
+    number, name, actions = 2, PHASE_NAMES[2], (Open, Bid, Pass, Discard)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return order[:]  # R25: who may still open, in player order

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, Build, Done
 from .errors import IllegalAction
 from .events import HouseBuilt
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 
 if TYPE_CHECKING:
     from .context import Context
@@ -109,13 +109,19 @@ def city_price(g: Game, p: int, city: str, queued: Sequence[str] = ()) -> tuple[
     slot, rule, why = slot_price(g, p, city, queued)
     if slot is None:
         return None, rule, why
+    links = link_costs(g, p, queued)
+    return slot + (0 if links is None else links[g.ctx.cidx[city]]), "", ""
+
+
+def link_costs(g: Game, p: int, queued: Sequence[str] = ()) -> list[int] | None:
+    """Cheapest link cost to every play-area city from p's network and the cities ``queued`` this
+    turn (R60, R61, R63); None when p has neither (a first house pays no links)."""
     conn = connection_costs(g, p)
-    i, dist, cidx = g.ctx.cidx[city], g.ctx.dist, g.ctx.cidx
-    link = None if conn is None else conn[i]
-    for q in queued:
-        d = dist[cidx[q]][i]
-        link = d if link is None or d < link else link
-    return slot + (link or 0), "", ""
+    if not queued:
+        return conn
+    dist, cidx = g.ctx.dist, g.ctx.cidx
+    rows = [dist[cidx[c]] for c in queued] + ([conn] if conn is not None else [])
+    return [min(col) for col in zip(*rows, strict=True)]
 
 
 def legal(g: Game, p: int) -> list[Action]:
@@ -164,7 +170,7 @@ def add_house(g: Game, p: int, city: str, cost: int) -> None:
 class BuildingPhase(Phase):
     """Phase 4 (R54-R70): in reverse player order each player builds, then is done."""
 
-    number, name, actions = 4, "building", (Build, Done)
+    number, name, actions = 4, PHASE_NAMES[4], (Build, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return order[::-1]  # R54

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .actions import Action, Power
 from .errors import IllegalAction
 from .events import Income, PlantsRun, Refill, tokens_text
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 from .plants import PLANTS, RESOURCES, best_run, coal_bounds, needs, production, run_options
 from .resources import game_supply
 from .steps import update_market
@@ -131,7 +131,7 @@ def _need_text(plants: tuple[int, ...]) -> str:
 class BureaucracyPhase(Phase):
     """Phase 5 (R71-R87): in player order each player powers; then refill and the plant market."""
 
-    number, name, actions = 5, "bureaucracy", (Power,)
+    number, name, actions = 5, PHASE_NAMES[5], (Power,)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return [p for p in order if p != ctx.trust]  # R71; the Trust does not power (R133)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
+from .phase import PHASE_NAMES
 from .plants import RESOURCES, STEP3
 
 __all__ = [
@@ -19,8 +20,6 @@ __all__ = [
 ]
 
 Tokens = tuple[int, int, int, int]  # coal, oil, garbage, uranium
-PHASE_NAMES = {0: "start cities", 1: "player order", 2: "auction", 3: "resources", 4: "building",
-               5: "bureaucracy", 6: "game over"}
 
 
 def tokens_text(tokens: Tokens | list[int]) -> str:

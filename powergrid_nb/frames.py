@@ -8,14 +8,12 @@ used in the hot path (legal actions, apply, search).
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from . import events as ev
 from .actions import Open
-from .errors import IllegalAction
 from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
 from .queries import STORAGE
 from .rounds import PHASE_NAMES
@@ -103,20 +101,8 @@ def players_frame(g: Game) -> pd.DataFrame:
 # --- plants ----------------------------------------------------------------------------------
 
 def fuel_cost(g: Game, plant: int) -> int | None:
-    """Cost at today's prices of one run of fuel for ``plant`` (cheapest first, the depot after an
-    empty track, R50/R126); hybrids take the cheapest coal/oil mix; green plants 0; None if short."""
-    p = PLANTS[plant]
-    if p.is_green:
-        return 0
-    if p.is_hybrid:
-        mixes = [(c, p.tokens - c, 0, 0) for c in range(p.tokens + 1)]
-    else:
-        mixes = [tuple(p.tokens if k == _FUEL_INDEX[p.fuel] else 0 for k in range(4))]
-    costs = []
-    for amounts in mixes:
-        with suppress(IllegalAction):
-            costs.append(g.market_cost(*amounts))
-    return min(costs) if costs else None
+    """Cost at today's prices of one run of fuel for ``plant``: :meth:`Game.fuel_cost`."""
+    return g.fuel_cost(plant)
 
 
 def plants_frame(g: Game) -> pd.DataFrame:

@@ -270,7 +270,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.marked = [str(c) for c in r.get("marked", list, [])]
     s.counter = r.get("counter", int, 0)
     s.top_known = r.get("top_known", bool, False)
-    turns = rounds.turns(ctx, s.order, s.phase) if 0 <= s.phase <= 6 else []
+    turns = rounds.turns(ctx, s.order, s.phase)
     s.to_act = people("to_act", default=turns if s.phase != 2 else [])
     ar = r.sub("auction_round", {})
     s.active = people("active", ar, turns if s.phase == 2 else [])

@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+PHASE_NAMES: dict[int, str] = {0: "start cities", 1: "player order", 2: "auction", 3: "resources",
+                               4: "building", 5: "bureaucracy", 6: "game over"}  # R13 (0: R134; 6: over)
+
+
 class Phase:
     """One phase of the round. The engine asks it who acts, lists and applies that player's actions,
     and enters and leaves it; :mod:`powergrid_nb.rounds` runs the phases in their order."""

@@ -80,6 +80,16 @@ def fits(cap: Sequence[int], tokens: Sequence[int]) -> bool:
     return max(0, c - cap[0]) + max(0, o - cap[1]) <= cap[4]
 
 
+def room_for_one(cap: Sequence[int], tokens: Sequence[int]) -> tuple[bool, bool, bool, bool]:
+    """For each type, whether the holdings plus one more token of it still fit (``fits``, R48, R49)."""
+    c, o, g, u = tokens
+    spare_c, spare_o = max(0, c - cap[0]), max(0, o - cap[1])
+    held = spare_c + spare_o <= cap[4] and g <= cap[2] and u <= cap[3]
+    return (held and max(0, c + 1 - cap[0]) + spare_o <= cap[4],
+            held and spare_c + max(0, o + 1 - cap[1]) <= cap[4],
+            held and g < cap[2], held and u < cap[3])
+
+
 def needs(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
     """Tokens a run of these plants consumes: (coal, oil, garbage, uranium, hybrid) (R73)."""
     key = plants if type(plants) is tuple else tuple(plants)

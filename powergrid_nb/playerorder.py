@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .events import MarketAtRoundStart, PlayerOrder
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 
 if TYPE_CHECKING:
     from .game import Game
@@ -27,7 +27,7 @@ def reorder(g: Game) -> None:
 class PlayerOrderPhase(Phase):
     """Phase 1: the new player order (R18), then the round's resource market is noted for the views."""
 
-    number, name = 1, "player order"
+    number, name = 1, PHASE_NAMES[1]
 
     def enter(self, g: Game) -> None:
         if g.s.round > 1:

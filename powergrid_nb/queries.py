@@ -228,6 +228,10 @@ class Queries:
         price = resources.depot_price(self, k)  # type: ignore[arg-type]
         return price if price is not None and resources.game_supply(self)[k] > 0 else None  # type: ignore[arg-type]
 
+    def fuel_cost(self, plant: int) -> int | None:
+        """One run of fuel for ``plant`` at today's prices (R50, R126; hybrids: the cheapest mix)."""
+        return resources.fuel_cost(self, plant)  # type: ignore[arg-type]
+
     def depot_price(self, resource: str) -> int | None:
         """The price of tokens bought from the supply once the track is empty (R126), or None."""
         return resources.depot_price(self, resources.resource_index(resource))  # type: ignore[arg-type]
@@ -277,16 +281,8 @@ class Queries:
     def connection_costs(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
         """The cheapest link cost from ``player``'s network (and ``after``) to each play-area city
         (R60, R61); empty for a player without a network."""
-        conn = building.connection_costs(self, self._index(player))  # type: ignore[arg-type]
-        if not after:
-            return {} if conn is None else dict(zip(self.ctx.cities, conn, strict=True))
-        dist, cidx = self.ctx.dist, self.ctx.cidx
-        rows = [dist[cidx[c]] for c in after]
-        if conn is not None:
-            rows.append(conn)
-        if not rows:
-            return {}
-        return {c: min(r[i] for r in rows) for i, c in enumerate(self.ctx.cities)}
+        links = building.link_costs(self, self._index(player), after)  # type: ignore[arg-type]
+        return {} if links is None else dict(zip(self.ctx.cities, links, strict=True))
 
     # --- previews ---------------------------------------------------------------------------
     def purchase_cost(self, player: str, coal: int = 0, oil: int = 0, garbage: int = 0,

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, BuyResources, Done
 from .errors import IllegalAction
 from .events import TokensBought
-from .phase import Phase
-from .plants import RESOURCES, capacities, fits
+from .phase import PHASE_NAMES, Phase
+from .plants import PLANTS, RESOURCES, capacities, fits, room_for_one
 from .rulesdata import edition_tables
 
 if TYPE_CHECKING:
@@ -143,17 +143,30 @@ def purchase_cost(g: Game, amounts: Sequence[int], a: Action | None = None) -> i
     return total
 
 
+def fuel_cost(g: Game, plant: int) -> int | None:
+    """Cost at today's prices of one run of fuel for ``plant`` (cheapest first, the depot after an
+    empty track, R50/R126); hybrids take the cheapest coal/oil mix; green plants 0; None if short."""
+    card = PLANTS[plant]
+    if card.is_green:
+        return 0
+    if card.is_hybrid:
+        mixes = [(c, card.tokens - c, 0, 0) for c in range(card.tokens + 1)]
+    else:
+        k = RESOURCES.index(card.fuel)
+        mixes = [tuple(card.tokens if i == k else 0 for i in range(4))]
+    costs = []
+    for amounts in mixes:
+        try:
+            costs.append(purchase_cost(g, amounts))
+        except IllegalAction:
+            continue  # R52: the market cannot supply this mix
+    return min(costs) if costs else None
+
+
 def legal(g: Game, p: int) -> list[Action]:
     s = g.s
     out: list[Action] = []
-    cap = capacities(s.plants[p])
-    c, o, gb, u = s.tokens[p]
-    # room for one more token of each kind (R48, R49: what ``fits`` says of the holdings plus one)
-    spare_c, spare_o = max(0, c - cap[0]), max(0, o - cap[1])
-    held_fit = spare_c + spare_o <= cap[4] and gb <= cap[2] and u <= cap[3]
-    room = (held_fit and max(0, c + 1 - cap[0]) + spare_o <= cap[4],
-            held_fit and spare_c + max(0, o + 1 - cap[1]) <= cap[4],
-            held_fit and gb < cap[2], held_fit and u < cap[3])
+    room = room_for_one(capacities(s.plants[p]), s.tokens[p])
     next_of, money, row = g.ctx.edition.track.next_of, s.money[p], g.ctx.buy_one[p]
     for kind in range(4):
         if not room[kind]:
@@ -208,7 +221,7 @@ def apply(g: Game, a: Action, p: int) -> None:
 class ResourcesPhase(Phase):
     """Phase 3 (R45-R53): in reverse player order each player buys tokens, then is done."""
 
-    number, name, actions = 3, "resources", (BuyResources, Done)
+    number, name, actions = 3, PHASE_NAMES[3], (BuyResources, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return order[::-1]  # R45

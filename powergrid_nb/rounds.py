@@ -13,7 +13,7 @@ from .auction import AUCTION
 from .building import BUILDING
 from .bureaucracy import BUREAUCRACY
 from .events import GameOver, PhaseBegins
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 from .playerorder import PLAYER_ORDER
 from .resources import RESOURCES_PHASE
 from .startcities import START_CITIES
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class GameOverPhase(Phase):
     """Phase "6": the game has ended (R96); nothing is legal."""
 
-    number, name = 6, "game over"
+    number, name = 6, PHASE_NAMES[6]
 
     def current(self, g: Game) -> int | None:
         return None
@@ -35,7 +35,6 @@ class GameOverPhase(Phase):
 
 PHASES: dict[int, Phase] = {ph.number: ph for ph in (
     START_CITIES, PLAYER_ORDER, AUCTION, RESOURCES_PHASE, BUILDING, BUREAUCRACY, GameOverPhase())}
-PHASE_NAMES = {n: ph.name for n, ph in PHASES.items()}
 
 
 def turns(ctx: Context, order: list[int], phase: int) -> list[int]:

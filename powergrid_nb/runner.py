@@ -175,7 +175,7 @@ def play_one(job: Job, seed: int, point: int = 0, game: int = 0) -> Outcome:
         rows.append({
             "game": game, "seed": seed, "player": p, "seat": k, "start_position": order.index(p),
             "entry": entry[k], "bot": job.names[entry[k]], "winner": ranks[p] == 1,
-            "win_share": shares[p], "rank": ranks[p], "score": scores[p], "cities": len(g.cities_of(p)),
+            "win_share": shares[p], "rank": ranks[p], "score": scores[p], "cities": g.city_count(p),
             "money": g.money(p), "rounds": g.round, "decisions": decisions, "plants_bought": len(mine),
             "paid_for_plants": sum(c for _, c in mine),
             "mean_premium": sum(c - n for n, c in mine) / len(mine) if mine else math.nan,

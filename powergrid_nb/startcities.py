@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, MarkCity
 from .errors import IllegalAction
-from .phase import Phase
+from .phase import PHASE_NAMES, Phase
 
 if TYPE_CHECKING:
     from .context import Context
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class StartCitiesPhase(Phase):
     """Before round 1, in reverse player order, each player marks a distinct play-area city."""
 
-    number, name, actions = 0, "start cities", (MarkCity,)
+    number, name, actions = 0, PHASE_NAMES[0], (MarkCity,)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return [p for p in order[::-1] if p != ctx.trust]  # O23: reverse order marks

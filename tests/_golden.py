@@ -25,10 +25,7 @@ BOT_KWARGS: dict[str, dict[str, Any]] = {"search": {"rollouts": 1, "horizon": 1}
 
 def resource_market(g: Game) -> list[int]:
     """Tokens of coal, oil, garbage and uranium on the market."""
-    query = getattr(g, "resource_market", None)
-    if query is not None:
-        return list(query().values())
-    return list(g.s.res)
+    return list(g.resource_market().values())
 
 
 def position(g: Game) -> list[Any]:

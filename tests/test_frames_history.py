@@ -46,7 +46,12 @@ def test_history_frame_columns_and_dtypes():
 
 def test_history_frame_text_is_each_events_sentence():
     g = played("recharged", "usa", 4, ())[0][-1]
-    assert list(F.history_frame(g)["text"]) == [e.text() for e in g.history]
+    df = F.history_frame(g)
+    assert df["text"].iloc[0] == "Round 1 begins."
+    bought = df[df["kind"] == "plant"]
+    assert len(bought) and all(
+        t == (f"{p} buys plant {n} for {c} Elektro." if c else f"{p} takes plant {n}.")
+        for t, p, n, c in zip(*(bought[k] for k in ("text", "player", "plant", "price")), strict=True))
 
 
 def _rows_of(g, kind: str) -> tuple[pd.DataFrame, list]:

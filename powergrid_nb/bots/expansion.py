@@ -13,19 +13,15 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-def next_city(g: Game, player: str, after: list[str], links: list[int] | None = None
-              ) -> tuple[int, str] | None:
+def next_city(g: Game, player: str, after: list[str], links: list[int]) -> tuple[int, str] | None:
     """(cost, city): the cheapest city ``player`` may add once ``after`` are added this turn (ties:
     the first name); a first house goes where the next three cities are cheapest. None: no city.
-    ``links``: the link cost from the network and ``after`` to each play-area city, when the caller
-    keeps them (:class:`GreedyRun` does; None: asked of the engine)."""
+    ``links``: the link cost from the network and ``after`` to each play-area city, as
+    :class:`GreedyRun` keeps them (empty: no network yet); slot plus link as ``Game.build_costs``."""
     slots = g.slot_prices(player, after)
     if not slots:
         return None
-    if links is None:
-        conn = LINKS.connection_costs(g, player, after)
-        costs = {c: slot + conn.get(c, 0) for c, slot in slots.items()}  # as Game.build_costs adds them (R54)
-    elif links:
+    if links:
         cidx = _index_of(g)
         costs = {c: slot + links[cidx[c]] for c, slot in slots.items()}
     else:
@@ -50,27 +46,6 @@ def _index_of(g: Game) -> dict[str, int]:
     return hit[1]
 
 
-class LinkCache:
-    """:meth:`Game.connection_costs` remembered by (the player's network, ``after``): they depend on
-    nothing else but the board's distances, so positions and copies of one game share them."""
-
-    def __init__(self, size: int = 50_000) -> None:
-        self.size = size
-        self.dist: object = None  # the distance table the entries belong to (kept alive: ids stay unique)
-        self.table: dict[tuple, dict[str, int]] = {}
-
-    def connection_costs(self, g: Game, player: str, after: list[str]) -> dict[str, int]:
-        dist = g.distance_table()[1]
-        if dist is not self.dist or len(self.table) > self.size:
-            self.dist, self.table = dist, {}
-        key = (tuple(g.cities_of(player)), tuple(after))
-        conn = self.table.get(key)
-        if conn is None:
-            conn = self.table[key] = g.connection_costs(player, after)
-        return conn
-
-
-LINKS = LinkCache()
 
 
 def greedy_cities(g: Game, player: str, k: int, budget: int | None) -> tuple[list[str], int]:

@@ -93,7 +93,7 @@ class SearchBot(Bot):
         if g.round not in {k[0] for k in self._build}:
             self._build.clear()  # plans of earlier rounds
         key = (g.round, me)
-        money, have = g.money(me), len(g.cities_of(me))
+        money, have = g.money(me), g.city_count(me)
         sig = (money, have)
         hit = self._build.get(key)
         if hit is None:
@@ -115,7 +115,7 @@ class SearchBot(Bot):
     def build_lines(self, g: Game, me: str) -> list[Line]:
         """Candidates: the cheapest k cities for k around the heuristic's count, and none."""
         k0 = self.heuristic.build_count(g, me)
-        money, have = g.money(me), len(g.cities_of(me))
+        money, have = g.money(me), g.city_count(me)
         lines: list[Line] = []
         seen: set[tuple[str, ...]] = set()
         for k in dict.fromkeys((k0, k0 - 1, k0 + 1, k0 + 2, 0)):  # the heuristic's count first (ties)

@@ -8,7 +8,6 @@ by the money left after fuel and a city or two (:meth:`PlantValues.reserve`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..plants import production
@@ -19,12 +18,6 @@ if TYPE_CHECKING:
 
 
 _INCOME: dict[tuple, float] = {}  # PlantValues.income of every bot (keys name every input)
-
-
-@lru_cache(maxsize=8192)
-def capacity(plants: tuple[int, ...]) -> int:
-    """Cities ``plants`` can power together (:func:`powergrid_nb.plants.production`, memoised)."""
-    return production(plants)
 
 
 def kept_plants(own: tuple[int, ...], limit: int, plant: int) -> list[tuple[int, ...]]:
@@ -82,17 +75,12 @@ class PlantValues:
         """The plants ``player`` may end with after buying ``plant`` (one dropped at the limit, R36)."""
         return kept_plants(tuple(g.plants_in_order(player)), g.plant_limit, plant)
 
-    def plant_gains(self, g: Game, player: str) -> dict[int, float]:
-        """Income each current-market plant adds over the horizon (replacing the worst at the limit).
-
-        Near the end (someone within 4 cities of it) capacity also wins the race: a plant that lifts the
-        player above every rival's capacity is worth half its money on top (a tie a quarter).
-        """
-        return self._gains(g, player, tuple(g.plants_in_order(player)))[0]
-
     def _gains(self, g: Game, player: str, own: tuple[int, ...]
                ) -> tuple[dict[int, float], dict[int, list[tuple[int, ...]]]]:
-        """(:meth:`plant_gains`, the keep sets of each plant)."""
+        """(Income each current-market plant adds over the horizon, replacing the worst at the limit;
+        the keep sets of each plant). Near the end (someone within 4 cities of it) capacity also wins
+        the race: a plant that lifts the player above every rival's capacity is worth half its money
+        on top (a tie a quarter)."""
         unit, traj = unit_prices(g), tuple(self.trajectory(g, player))
         base = self.income(g, own, traj, unit)
         players = g.players
@@ -100,10 +88,10 @@ class PlantValues:
         if max(g.city_count(q) for q in players) >= g.end_cities - 4:
             race = g.money(player) / 2
         top, limit = g.max_cities, g.plant_limit
-        rival = max(min(capacity(tuple(g.plants_in_order(q))), top) for q in players if q != player)
+        rival = max(min(production(tuple(g.plants_in_order(q))), top) for q in players if q != player)
 
         def win(plants: tuple[int, ...]) -> float:
-            mine = min(capacity(plants), top)
+            mine = min(production(plants), top)
             return 1.0 if mine > rival else 0.5 if mine == rival else 0.0
 
         now = win(own)
@@ -136,8 +124,8 @@ class PlantValues:
         """Money kept after buying ``plant``: fuel for the player's cities and a city or two more.
         (``market``: :func:`market_state`; ``keep``: :meth:`keep_sets`, when the caller has them.)"""
         c = g.city_count(player)
-        plants = max(self.keep_sets(g, player, plant) if keep is None else keep, key=capacity)
-        grow = min(1 if g.round == 1 else 2, max(0, capacity(plants) - c))
+        plants = max(self.keep_sets(g, player, plant) if keep is None else keep, key=production)
+        grow = min(1 if g.round == 1 else 2, max(0, production(plants) - c))
         fuel = self.fuel(g, plants, g.held(player), c + grow,
                          market_state(g) if market is None else market)
         build = self.build_estimate(g, player, grow)
