@@ -93,3 +93,15 @@ def test_money_moved_by_the_events_adds_up_to_each_players_money() -> None:
     start = g.rules.tables["starting_money"]
     for p in g.players:
         assert start + sum(e.money_delta for e in g.history if e.who == p) == g.money(p)
+
+
+def test_room_for_one_more_token_agrees_with_the_storage_rule_R48_R49() -> None:
+    from itertools import product
+
+    from powergrid_nb.plants import fits, room_for_one
+
+    for cap in product((0, 2, 4), (0, 2, 4), (0, 2), (0, 2), (0, 2, 4)):
+        for held in product(range(5), range(5), range(3), range(3)):
+            if fits(cap, held):
+                want = tuple(fits(cap, [x + (i == k) for i, x in enumerate(held)]) for k in range(4))
+                assert room_for_one(cap, held) == want, (cap, held)
