@@ -48,7 +48,7 @@ def _row(name: str, plant: int | None, hi: int) -> list[Action]:
     if row is None or len(row) <= hi:
         if len(_ROWS) > 10_000:  # many player names over a long session: start afresh
             _ROWS.clear()
-        size = max(hi + 1, 2 * len(row or ()) + 64)
+        size = hi + 33  # room for some more money before the row is rebuilt
         if plant is None:
             row = [Bid(name, b) for b in range(size)]
         else:

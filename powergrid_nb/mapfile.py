@@ -13,10 +13,12 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from heapq import heappop, heappush
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 SCHEMA = "powergrid_nb.map/1"
 _TOP_KEYS = {"schema", "name", "title", "description", "regions", "cities", "connections",
@@ -60,25 +62,82 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
 
 
 def city_graph(cities: Mapping[str, City], connections: Iterable[tuple[str, str, int]]) -> nx.Graph:
-    """A new graph of ``cities`` (in order; attributes ``region``, ``lat``, ``lon``) joined by
-    ``connections`` (attribute ``cost``; a pair given twice keeps its cheaper cost)."""
+    """A new networkx graph of ``cities`` (in order; attributes ``region``, ``lat``, ``lon``) joined
+    by ``connections`` (attribute ``cost``; a pair given twice keeps its cheaper cost)."""
+    import networkx as nx  # on first use: importing networkx costs more memory than the engine
+
     g = nx.Graph()
     g.add_nodes_from((n, {"region": c.region, "lat": c.lat, "lon": c.lon}) for n, c in cities.items())
-    for a, b, cost in connections:
-        if not g.has_edge(a, b) or cost < g[a][b]["cost"]:
-            g.add_edge(a, b, cost=cost)
+    for a, b, cost in adjacency_edges(connections):
+        g.add_edge(a, b, cost=cost)
     return g
 
 
-def cut_off(graph: nx.Graph, order: Iterable[str]) -> str:
-    """"" if ``graph`` is connected, else which cities its largest part (ties: the part with the
-    earliest city) cannot reach, e.g. ``no path from 'A' to 'D', 'E'``; ``order`` lists the
-    graph's cities in file order (a subgraph view's own order is not file order)."""
+def adjacency_edges(connections: Iterable[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """The connections with a pair given twice kept once, at its cheaper cost (first-seen order)."""
+    best: dict[frozenset[str], tuple[str, str, int]] = {}
+    for a, b, cost in connections:
+        key = frozenset((a, b))
+        if key not in best or cost < best[key][2]:
+            best[key] = (best[key][0], best[key][1], cost) if key in best else (a, b, cost)
+    return list(best.values())
+
+
+def adjacency(nodes: Iterable[str], connections: Iterable[tuple[str, str, int]]
+              ) -> dict[str, dict[str, int]]:
+    """City -> neighbour -> link cost, over the connections with both ends among ``nodes``.
+
+    The engine's load path uses these plain tables rather than networkx, whose import alone costs
+    more memory than a whole simulation; ``tests/test_map_graph.py`` checks them against networkx."""
+    adj: dict[str, dict[str, int]] = {n: {} for n in nodes}
+    for a, b, cost in adjacency_edges(connections):
+        if a in adj and b in adj:
+            adj[a][b] = adj[b][a] = cost
+    return adj
+
+
+def components(adj: Mapping[str, Iterable[str]]) -> list[set[str]]:
+    """The connected parts of a graph given as node -> neighbours."""
+    seen: set[str] = set()
+    parts = []
+    for start in adj:
+        if start in seen:
+            continue
+        part, todo = {start}, [start]
+        while todo:
+            for m in adj[todo.pop()]:
+                if m not in part:
+                    part.add(m)
+                    todo.append(m)
+        seen |= part
+        parts.append(part)
+    return parts
+
+
+def shortest_costs(adj: Mapping[str, Mapping[str, int]], source: str) -> dict[str, int]:
+    """Cheapest total link cost from ``source`` to every city it reaches (Dijkstra)."""
+    done: dict[str, int] = {}
+    heap = [(0, source)]
+    while heap:
+        d, n = heappop(heap)
+        if n in done:
+            continue
+        done[n] = d
+        for m, c in adj[n].items():
+            if m not in done:
+                heappush(heap, (d + c, m))
+    return done
+
+
+def cut_off(adj: Mapping[str, Iterable[str]], order: Iterable[str]) -> str:
+    """"" if the graph ``adj`` (node -> neighbours) is connected, else which cities its largest
+    part (ties: the part with the earliest city) cannot reach, e.g. ``no path from 'A' to 'D', 'E'``;
+    ``order`` lists the graph's cities in file order."""
     rank = {n: i for i, n in enumerate(order)}
-    parts = sorted(nx.connected_components(graph), key=lambda p: (-len(p), min(map(rank.__getitem__, p))))
+    parts = sorted(components(adj), key=lambda p: (-len(p), min(map(rank.__getitem__, p))))
     if len(parts) <= 1:
         return ""
-    lost = sorted(set(graph) - parts[0], key=rank.__getitem__)
+    lost = sorted(set(adj) - parts[0], key=rank.__getitem__)
     more = f" and {len(lost) - _NAMED} more" if len(lost) > _NAMED else ""
     first = min(parts[0], key=rank.__getitem__)
     return f"no path from {first!r} to {', '.join(map(repr, lost[:_NAMED]))}{more}"
@@ -177,15 +236,14 @@ def _build(data: dict[str, Any], where: str, edition: str) -> MapParts:
             if n == 3 and (isinstance(e[2], bool) or not isinstance(e[2], int) or e[2] < 0):
                 raise fail(f"{at}: cost of {a!r}-{b!r} must be an integer >= 0, got {e[2]!r}")
             out.append(tuple(e))  # type: ignore[arg-type]
-    graph = city_graph(cities, links)
     for r in colors:
         members = [n for n, c in cities.items() if c.region == r]
         if not members:
             raise fail(f"regions.{r}: region has no cities")
-        lost = cut_off(graph.subgraph(members), members)  # only the region's own links
+        lost = cut_off(adjacency(members, links), members)  # only the region's own links
         if lost:
             raise fail(f"regions.{r}: region's cities are not connected by its own links: {lost}")
-    lost = cut_off(graph, cities)
+    lost = cut_off(adjacency(cities, links), cities)
     if lost:
         raise fail(f"connections: the map graph is not connected: {lost}")
     return MapParts(data["name"], data["title"], cities, colors, links, twins, edition)

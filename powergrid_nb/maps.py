@@ -2,7 +2,10 @@
 
 Maps are JSON files in the ``powergrid_nb.map/1`` schema (see ``maps/README.md``), read and
 validated by ``powergrid_nb.mapfile``. Each ``GameMap`` is a networkx graph (``GameMap.graph``):
-cities are nodes, connections are edges with a ``cost``.
+cities are nodes, connections are edges with a ``cost``. networkx is imported on the first use of a
+graph: the engine's own tables (region connectivity, play-area distances) are plain dicts and tuples,
+checked against networkx by the tests, because importing networkx alone costs more memory than a
+whole simulation of 200 games.
 """
 
 from __future__ import annotations
@@ -13,11 +16,24 @@ import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+from .mapfile import (
+    SCHEMA,
+    City,
+    MapError,
+    MapParts,
+    adjacency,
+    city_graph,
+    components,
+    did_you_mean,
+    parse_map,
+    read_json,
+    shortest_costs,
+)
 
-from .mapfile import SCHEMA, City, MapError, MapParts, city_graph, did_you_mean, parse_map, read_json
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["SCHEMA", "UNREACHABLE", "City", "GameMap", "MapError", "builtin_maps", "load_map"]
 
@@ -47,7 +63,7 @@ class GameMap:
         self._path = path
         self._graph: nx.Graph | None = None
         self._region_graph: nx.Graph | None = None
-        self._adj: dict[str, frozenset[str]] | None = None
+        self._adj: dict[str, frozenset[str]] | None = None  # region -> bordering regions
         self._sets: dict[int, tuple[tuple[str, ...], ...]] = {}
         self._play: dict[frozenset[str], nx.Graph] = {}
         self._dist: dict[frozenset[str], Table] = {}
@@ -84,6 +100,8 @@ class GameMap:
         ``lon``), edges the connections (``cost``); graph attributes ``name``, ``title``,
         ``edition``. Shared and cached: copy it (``nx.Graph(game_map.graph)``) to change it."""
         if self._graph is None:
+            import networkx as nx
+
             g = city_graph(self.cities, self.connections)
             g.graph.update(name=self.name, title=self.title, edition=self.edition)
             self._graph = nx.freeze(g)
@@ -94,6 +112,8 @@ class GameMap:
         """The frozen region graph (R3): nodes are regions (``color``), joined when at least one
         connection joins their cities."""
         if self._region_graph is None:
+            import networkx as nx
+
             g = nx.Graph()
             g.add_nodes_from((r, {"color": c}) for r, c in self.regions.items())
             region = nx.get_node_attributes(self.graph, "region")
@@ -107,6 +127,8 @@ class GameMap:
         there (R4, R61); cached per region set, graph attribute ``regions`` (sorted)."""
         key = frozenset(self._regions_arg(regions))
         if key not in self._play:  # a plain graph in file order (a subgraph view is neither)
+            import networkx as nx
+
             names, full = self.cities_in(key), self.graph
             g = nx.Graph(**full.graph, regions=tuple(sorted(key)))
             g.add_nodes_from((n, full.nodes[n]) for n in names)
@@ -126,14 +148,23 @@ class GameMap:
 
     def _connected(self, regions: Iterable[str]) -> bool:
         chosen = set(regions)
-        return bool(chosen) and nx.is_connected(self.region_graph.subgraph(chosen))
+        adj = self._region_adj()
+        return bool(chosen) and len(components({r: adj[r] & chosen for r in chosen})) == 1
+
+    def _region_adj(self) -> dict[str, frozenset[str]]:
+        if self._adj is None:
+            region = {n: c.region for n, c in self.cities.items()}
+            near: dict[str, set[str]] = {r: set() for r in self.regions}
+            for a, b, _ in self.connections:
+                if region[a] != region[b]:
+                    near[region[a]].add(region[b])
+                    near[region[b]].add(region[a])
+            self._adj = {r: frozenset(n) for r, n in near.items()}
+        return self._adj
 
     def region_adjacency(self) -> dict[str, frozenset[str]]:
         """Region -> bordering regions (joined by at least one connection)."""
-        if self._adj is None:
-            rg = self.region_graph
-            self._adj = {r: frozenset(rg[r]) for r in rg}
-        return dict(self._adj)
+        return dict(self._region_adj())
 
     def cities_in(self, regions: Iterable[str]) -> tuple[str, ...]:
         """Names of the cities in ``regions``, in file order."""
@@ -176,12 +207,13 @@ class GameMap:
         """Play-area cities (file order) and all-pairs cheapest costs over links with both
         ends in the play area (R4, R61). ``UNREACHABLE`` marks pairs with no such path.
 
-        Computed once per region set (networkx Dijkstra on ``play_graph``) and cached as plain
-        tuples for the engine's hot path."""
+        Computed once per region set (Dijkstra over the links of ``play_graph``, without importing
+        networkx) and cached as plain tuples for the engine's hot path."""
         key = frozenset(self._regions_arg(regions))
         if key not in self._dist:
             names = self.cities_in(key)
-            cost = dict(nx.all_pairs_dijkstra_path_length(self.play_graph(key), weight="cost"))
+            adj = adjacency(names, self.connections)
+            cost = {a: shortest_costs(adj, a) for a in names}
             self._dist[key] = (names, tuple(tuple(cost[a].get(b, UNREACHABLE) for b in names)
                                             for a in names))
         return self._dist[key]

@@ -57,6 +57,7 @@ _NEEDS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
 _SUBSETS: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]] = {}
 _CAPS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
 _CACHE_SIZE = 2_000  # memo entries kept before a memo starts afresh (bounded memory)
+_SUBSETS_SIZE = 400  # fewer: each entry holds every subset of a plant set (a game uses far fewer)
 
 
 def capacities(plants: Iterable[int]) -> tuple[int, int, int, int, int]:
@@ -141,7 +142,7 @@ def subsets(plants: Sequence[int]) -> list[tuple[tuple[int, ...], tuple[int, int
     hit = _SUBSETS.get(key)
     if hit is None:
         hit = [(sub, needs(sub)) for size in range(len(key) + 1) for sub in combinations(key, size)]
-        if len(_SUBSETS) > _CACHE_SIZE:
+        if len(_SUBSETS) > _SUBSETS_SIZE:
             _SUBSETS.clear()
         _SUBSETS[key] = hit
     return hit

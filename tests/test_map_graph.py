@@ -193,3 +193,18 @@ def test_many_cut_off_cities_are_counted():
     with pytest.raises(MapError, match=r"not connected: no path from 'F0' to 'A', 'B', 'C', 'D', 'E', "
                                        r"'I0', 'I1', 'I2', 'I3', 'I4' and 2 more$"):
         load_map(data)
+
+
+def test_playing_a_game_does_not_import_networkx():
+    """The engine's tables are its own; networkx (24 MB of modules) loads only when a graph is asked
+    for, so simulation workers stay small (BENCHMARKS.md, memory)."""
+    import subprocess
+    import sys
+
+    code = ("import random, sys, powergrid_nb as pg\n"
+            "g = pg.new_game(3, map='usa', seed=2); ch = random.Random(2).choice\n"
+            "while not g.is_over: g.apply(ch(g.legal_actions()))\n"
+            "assert 'networkx' not in sys.modules, 'networkx imported by a game'\n"
+            "g.map.graph\n"
+            "assert 'networkx' in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
