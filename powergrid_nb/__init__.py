@@ -1,4 +1,29 @@
-"""powergrid_nb: the board game Power Grid (original 2004 and Recharged 2018) for notebooks.
+"""powergrid_nb: the board game Power Grid (original 2004 and Recharged 2018) for Jupyter notebooks.
+
+Play
+    ``powergrid_nb.panels.play()`` opens the play table in JupyterLab: a setup form, then the map, the
+    markets and a panel for the player to act; any seat can be a bot. ``notebooks/01_play.ipynb`` is the
+    game, ``make app`` serves it as a web page.
+
+The engine
+    ``new_game(4, map="germany", edition="original", seed=1)`` returns a :class:`Game`:
+    ``g.legal_actions()``, ``g.apply(action)`` (an action or its text, e.g. ``"Ada: open 4 at 4"``),
+    ``g.undo()``, ``g.copy()``, ``g.history`` (typed events), ``g.save(path)`` / ``load(path)``, and
+    DataFrames of the position (``g.players_frame()``, ``g.plants_frame()``, ``g.history_frame()``,
+    ...). An illegal action raises :class:`IllegalAction` naming the rule it breaks, in words;
+    ``rule("R58")`` gives any rule and ``rules(phase=4)`` those of a phase.
+
+Views and bots
+    ``powergrid_nb.views`` draws a game with Plotly (map, plant market, resources, players, history);
+    ``powergrid_nb.bots`` has ``HeuristicBot``, ``SearchBot``, ``RandomBot`` and ``bots.play(g, bots)``.
+
+Simulation
+    ``simulate({"players": 4}, games=100, bots="heuristic")`` plays many seeded games from a set-up (or
+    a saved position) and returns tidy DataFrames; ``sweep(spec, grid)`` runs it over a grid of settings
+    and rules; ``tournament(["heuristic", "random", ...], games=100)`` is ``simulate`` with the seats
+    rotated. Backends: local, processes or Dask. The command line: ``powergrid-nb --help``.
+
+Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures).
 
 >>> from powergrid_nb import new_game
 >>> g = new_game(4, seed=1)
@@ -24,6 +49,7 @@ from .io import load
 from .maps import GameMap, MapError, load_map
 from .newgame import OPTIONS, new_game
 from .plants import PLANTS, PowerPlant
+from .rulebook import Rule, rule, rules
 from .trust import TrustPolicy
 
 __version__ = "0.1.0"
@@ -32,8 +58,8 @@ __all__ = [
     "OPTIONS", "PLANTS", "Action", "Bid", "Bot", "Build", "BuyResources", "Discard", "Done", "Event",
     "HeuristicBot", "RandomBot", "SearchBot", "simulate", "sweep", "tournament",
     "Game", "GameMap", "IllegalAction", "MapError", "MarkCity", "Open", "Pass", "Power",
-    "PowerGridError", "PowerPlant", "SaveFileError", "TrustPolicy", "load", "load_map",
-    "new_game",
+    "PowerGridError", "PowerPlant", "Rule", "SaveFileError", "TrustPolicy", "load", "load_map",
+    "new_game", "rule", "rules",
 ]
 
 

@@ -9,7 +9,9 @@ Example::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,11 +58,21 @@ def _option(text: str) -> tuple[str, Any]:
 
 
 def _out_path(text: str | None, flag: str) -> Path | None:
+    """The output file, checked before any game is played: its format can be written, and its folder."""
     if text is None:
         return None
     p = Path(text)
     if p.suffix.lower() not in FORMATS:
         raise _Error(f"{flag} {text}: the file name must end in .parquet, .pq or .csv")
+    if p.suffix.lower() != ".csv" and importlib.util.find_spec("pyarrow") is None:
+        raise _Error(f"{flag} {text}: writing parquet needs pyarrow, which is not installed: "
+                     "pip install 'powergrid_nb[parquet]', or give a .csv name")
+    if p.is_dir():
+        raise _Error(f"{flag} {text}: is a folder; give a file name")
+    folder = next((d for d in (p.parent, *p.parent.parents) if d.exists()), Path("."))
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and
+                                                                            not os.access(p, os.W_OK)):
+        raise _Error(f"{flag} {text}: cannot write there ({folder} is not a folder you may write in)")
     return p
 
 
@@ -73,7 +85,7 @@ def write_frame(df: pd.DataFrame, path: Path) -> None:
         try:
             df.to_parquet(path, index=False)
         except ImportError as e:
-            raise _Error(f"writing parquet needs pyarrow (pip install 'powergrid_nb[dask]'), "
+            raise _Error(f"writing parquet needs pyarrow (pip install 'powergrid_nb[parquet]'), "
                          f"or use a .csv name: {e}") from None
 
 

@@ -32,12 +32,12 @@ class Exports:
 
     def observation(self, player: str) -> dict[str, Any]:
         """The position as ``player`` may see it: deck order and unseen removals hidden."""
-        from .io import observation
+        from .visibility import observation
         return observation(self, player)  # type: ignore[arg-type]
 
     def for_player(self, player: str, seed: int | None = None) -> Game:
         """A copy whose hidden cards are re-dealt at random: what a fair bot may search."""
-        from .io import redeal
+        from .visibility import redeal
         return redeal(self, player, seed)  # type: ignore[arg-type]
 
     def players_frame(self) -> pd.DataFrame:

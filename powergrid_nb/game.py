@@ -69,7 +69,11 @@ class Game(Queries, Exports):
         """Take back the last ``n`` decisions (any depth); returns them, oldest first."""
         stack = self._stack
         if not 0 <= n <= len(stack):
-            raise ValueError(f"can undo 0 to {len(stack)} actions, not {n}")
+            if not stack:
+                raise ValueError("nothing to undo: no decision has been made since the game was "
+                                 "created or loaded")
+            raise ValueError(f"can undo 0 to {len(stack)} decisions (all made since the game was "
+                             f"created or loaded), not {n}")
         if n == 0:
             return []
         target = len(stack) - n

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy as _copy
 import json
 import random
 from pathlib import Path
@@ -18,6 +17,7 @@ from .history_v1 import events_from_v1
 from .maps import GameMap, MapError, builtin_maps, load_map
 from .newgame import check_options, make_context, player_names
 from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
+from .resources import start_markers
 from .state import State
 
 FORMAT = "powergrid_nb.game"
@@ -261,7 +261,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
             s.deck.append(STEP3)
     res = r.sub("resources")
     s.res = [res.get(k, int) for k in RESOURCES]
-    s.discount = r.get("discount", (int, type(None)), None)
+    s.discount = _discount(r, ctx, s)
     s3 = r.get("step3_from", list, None)
     if s3 is not None and not (len(s3) == 2 and all(type(x) is int for x in s3)):
         raise r.fail("must be null or [round, phase] (when Step 3 begins)", "step3_from")
@@ -286,6 +286,29 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     return s
 
 
+def _discount(r: _Reader, ctx: Any, s: State) -> int | None:
+    """The discount token (R40-R44): as given; left out, filled in where the rules fix it (the start of
+    a Recharged phase 2: the lowest plant), else absent outside phase 2 (R44), else refused."""
+    has_token = ctx.edition.capabilities["discount_token"]
+    if "discount" in r.data:
+        d = r.get("discount", (int, type(None)))
+        if d is not None and not has_token:
+            raise r.fail(f"the {ctx.edition.name} edition has no discount token (R40 is a Recharged "
+                         "rule): leave it out or null", "discount")
+        if d is not None and s.phase != 2:
+            raise r.fail(f"the discount token lies on a plant only during phase 2 (R44), not in phase "
+                         f"{s.phase}: leave it out or null", "discount")
+        return d
+    if not has_token or s.phase != 2:
+        return None
+    if "auction_round" in r.data:  # in the middle of phase 2 the token may have been sold or boxed
+        raise r.fail("a Recharged position in phase 2 must say where the discount token lies: the "
+                     "plant it is on, or null once it was sold or boxed (R40-R43); it can be left out "
+                     "only at the start of phase 2 (without auction_round)", "discount")
+    plants = [c for c in s.market if c != STEP3]
+    return min(plants) if plants else None  # R40 (O13: no token on an empty market)
+
+
 def _check_invariants(g: Game) -> None:
     """The consistency rules a loaded position must satisfy (cards, tokens, houses, money)."""
     s, ctx = g.s, g.ctx
@@ -301,7 +324,7 @@ def _check_invariants(g: Game) -> None:
         raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", where)
     totals = ctx.edition.track.totals
     for k, name in enumerate(RESOURCES):
-        held = sum(t[k] for t in s.tokens)
+        held = sum(t[k] for t in s.tokens) + (start_markers(g) if k == 3 else 0)  # O23 markers
         if not 0 <= s.res[k] <= totals[k] or min(t[k] for t in s.tokens) < 0 \
                 or s.res[k] + held > totals[k]:
             raise SaveFileError(f"{name}: market {s.res[k]} + held {held} must stay within the "
@@ -362,53 +385,3 @@ def _check_turn_state(g: Game) -> None:
                                 aw)
         if not 0 < bid <= s.money[leader]:
             raise SaveFileError(f"the high bid {bid} exceeds {ctx.names[leader]}'s money (R31)", aw)
-
-
-def observation(g: Game, player: str) -> dict[str, Any]:
-    """``to_dict`` with what ``player`` cannot see taken out: the deck order, the unseen
-    removals and the seed (which would reveal future shuffles)."""
-    g._index(player)
-    d = game_to_dict(g)
-    st = d["state"]
-    deck = g.s.deck
-    known_tail = deck[deck.index(STEP3):] if STEP3 in deck else []
-    st["deck"] = {"size": len(deck), "top": _top_hint(g),
-                  "known_bottom": [_card_out(c) for c in known_tail]}
-    st["removed"] = {"size": len(g.s.removed)}
-    d["config"]["seed"] = None
-    d["viewer"] = player
-    return d
-
-
-def _top_hint(g: Game) -> int | str | None:
-    if not g.s.deck:
-        return None
-    top = g.s.deck[0]
-    if g.s.top_known:
-        return _card_out(top)
-    return g.ctx.edition.card_back(top)  # R119: the back shows plug or socket
-
-
-def redeal(g: Game, player: str, seed: int | None = None) -> Game:
-    """A copy of ``g`` in which every card ``player`` cannot see is dealt again at random."""
-    g._index(player)
-    h = g.copy()
-    rng = random.Random(seed)
-    s = h.s
-    cut = s.deck.index(STEP3) if STEP3 in s.deck else len(s.deck)
-    hint = _top_hint(g)
-    fixed_top = s.deck[:1] if s.top_known and cut else []
-    unknown = s.deck[len(fixed_top):cut] + s.removed
-    rng.shuffle(unknown)
-    if hint in ("plug", "socket") and cut:
-        want = [c for c in unknown if g.ctx.edition.card_back(c) == hint]
-        if want:
-            unknown.remove(want[0])
-            unknown.insert(0, want[0])
-    size = cut - len(fixed_top)
-    s.deck = fixed_top + unknown[:size] + s.deck[cut:]
-    s.removed = sorted(unknown[size:])
-    h.ctx = _copy.copy(g.ctx)
-    h.ctx.seed = rng.randrange(2**32)
-    h._set_root()
-    return h

@@ -242,8 +242,8 @@ def _game_map(parts: MapParts, path: str | None) -> GameMap:
 
 @functools.cache
 def _load_builtin(name: str, edition: str) -> GameMap:
-    path = _maps_dir() / f"{name}.json"
-    return _game_map(parse_map(read_json(path), str(path), edition), str(path))
+    path = _maps_dir() / f"{name}.json"  # errors name the map, not where the package is installed
+    return _game_map(parse_map(read_json(path), f"built-in map {name!r}", edition), str(path))
 
 
 def load_map(source: str | os.PathLike[str] | dict[str, Any] = "germany",

@@ -27,6 +27,8 @@ OPTIONS: dict[str, tuple[Any, str]] = {
     "trust": (None, "O22: 2-player Recharged against the Trust; default on for 2p Recharged"),
     "trust_policy": ("default", "O22: the Trust's behaviour, a name or a TrustPolicy object"),
     "starting_cities": (False, "R134-R136 / O23: the default-starting-cities variant"),
+    "start_markers": ("abstract", "O23: what marks a start city: an 'abstract' marker, or a 'uranium' "
+                                  "token taken from the supply for the rest of the game"),
     "rules": (None, "what-if: overrides of the edition's tables, see editions.RULE_PARAMETERS"),
 }
 
@@ -42,6 +44,11 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("option bidding must be 'seat' or 'order' (O3)")
     if out["discount_test"] not in ("first", "every"):
         raise ValueError("option discount_test must be 'first' or 'every' (O7)")
+    if out["start_markers"] not in ("abstract", "uranium"):
+        raise ValueError("option start_markers must be 'abstract' or 'uranium' (O23)")
+    if out["start_markers"] == "uranium" and not out["starting_cities"]:
+        raise ValueError("option start_markers='uranium' marks start cities: it needs "
+                         "starting_cities=True (R134)")
     if out["rules"] is not None:  # as JSON would store it (string keys), so saves compare equal
         out["rules"] = json.loads(json.dumps(out["rules"]))
     return out
@@ -98,11 +105,11 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     names = player_names(players)
     opts = check_options(options)
     edition = edition.lower() if isinstance(edition, str) else edition
+    ed = get_edition(edition, opts["rules"])  # before the map: an unknown edition is its own error
     game_map = map if isinstance(map, GameMap) else load_map(map, edition)
     if seed is None:
         seed = secrets.randbits(32)
     rng = random.Random(seed)
-    ed = get_edition(edition, opts["rules"])
     k = ed.regions(len(names))
     chosen = game_map.choose_regions(k, rng) if regions is None else \
         game_map.validate_regions(regions, k)

@@ -89,8 +89,16 @@ def supply(market: Sequence[int], held: Sequence[int], totals: Sequence[int] = T
 
 
 def game_supply(g: Game) -> list[int]:
-    """Tokens in ``g``'s supply now (R1)."""
-    return supply(g.s.res, held_total(g), g.ctx.edition.track.totals)
+    """Tokens in ``g``'s supply now (R1): neither on the market, on a plant nor marking a city (O23)."""
+    out = supply(g.s.res, held_total(g), g.ctx.edition.track.totals)
+    out[3] -= start_markers(g)
+    return out
+
+
+def start_markers(g: Game) -> int:
+    """Uranium tokens marking start cities: one per marked city with ``start_markers="uranium"``
+    (R134 says "with a uranium token"; O23), else none. They stay on the board all game."""
+    return len(g.s.marked) if g.ctx.options["start_markers"] == "uranium" else 0
 
 
 def resource_index(name: str) -> int:

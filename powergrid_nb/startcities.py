@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, MarkCity
 from .errors import IllegalAction
 from .phase import PHASE_NAMES, Phase
+from .resources import game_supply
 
 if TYPE_CHECKING:
     from .context import Context
@@ -32,6 +33,9 @@ class StartCitiesPhase(Phase):
             raise IllegalAction(f"{a.city} is not a city of the play area", "R134", a)
         if a.city in s.marked:
             raise IllegalAction(f"{a.city} is already marked; marked cities are distinct", "R134", a)
+        if g.ctx.options["start_markers"] == "uranium" and game_supply(g)[3] < 1:
+            raise IllegalAction("no uranium token is left in the supply to mark a city with "
+                                "(start_markers='uranium')", "R134", a)
         s.marked.append(a.city)
         s.to_act.pop(0)
 

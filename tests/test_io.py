@@ -433,3 +433,46 @@ def test_for_player_keeps_the_public_state_and_redeals_hidden_cards(params, cut,
     assert g.for_player(name, seed).to_dict() == h.to_dict()
     check_invariants(h)
     play(h, random.Random(seed), 100, each=lambda x, _: check_invariants(x))
+
+
+# --- the discount token in a scenario (R40-R44) ------------------------------------------------------
+
+def _recharged_phase2() -> dict:
+    """A Recharged game at the start of round 1's phase 2, as a scenario without auction data."""
+    d = new_game(["Ann", "Ben", "Cat"], edition="recharged", seed=3).to_dict()
+    d["state"].pop("auction_round", None)
+    return d
+
+
+def test_recharged_phase2_scenario_without_discount_places_it_on_the_lowest_plant():
+    """R40: at the start of phase 2 the token lies on the lowest plant of the current market."""
+    d = _recharged_phase2()
+    lowest = min(c for c in d["state"]["market"] if isinstance(c, int))
+    d["state"].pop("discount")
+    g = Game.from_dict(d)
+    assert g.discount == lowest and g.min_bid(lowest) == 1
+
+
+def test_recharged_phase2_scenario_in_mid_phase_must_say_where_the_discount_is():
+    """Once auctions ran, the token may be sold or boxed (R41-R43): the dict must say, else it is refused."""
+    d = new_game(["Ann", "Ben", "Cat"], edition="recharged", seed=3).to_dict()
+    d["state"].pop("discount")
+    with pytest.raises(SaveFileError, match=r"must say where the discount token lies.*R40-R43") as e:
+        Game.from_dict(d)
+    assert e.value.where == "game.state.discount"
+
+
+def test_original_edition_scenario_cannot_have_a_discount_token():
+    d = new_game(3, seed=3).to_dict()
+    d["state"]["discount"] = min(c for c in d["state"]["market"] if isinstance(c, int))
+    with pytest.raises(SaveFileError, match="original edition has no discount token"):
+        Game.from_dict(d)
+
+
+def test_discount_token_outside_phase_2_is_refused():
+    """R44: the discount has no meaning outside phase 2."""
+    d = _hand_written(3)
+    d["config"]["edition"] = "recharged"
+    d["state"]["discount"] = 3
+    with pytest.raises(SaveFileError, match=r"only during phase 2 \(R44\), not in phase 3"):
+        Game.from_dict(d)

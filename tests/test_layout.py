@@ -15,7 +15,7 @@ CORE = {
     "__init__", "actions", "auction", "building", "bureaucracy", "context", "editions", "errors",
     "events", "exports", "game", "history_v1", "io", "mapfile", "maprules", "maps", "network", "newgame",
     "phase", "plants", "playerorder", "queries", "resources", "rounds", "rulesdata", "startcities", "state",
-    "steps", "trust",
+    "steps", "trust", "visibility",
 }
 GAME_NAMES = {"g", "game", "h", "view", "world", "live", "c", "copy", "fork", "scenario", "position"}
 MAX_LINES = 420

@@ -378,6 +378,50 @@ def test_O23_step2_founding_in_empty_marked_city_while_one_exists():
     assert g.build_cost("Dee", "Hamburg") == 10
 
 
+def test_O23_uranium_markers_take_tokens_from_the_supply():
+    """O23 (configurable): with start_markers='uranium' each marked city holds a uranium token taken from
+    the supply (R134: "marks it with a uranium token"), not from the market; it stays all game."""
+    g = new_game(4, edition="recharged", seed=2, regions=REGIONS["germany"][4], starting_cities=True,
+                 start_markers="uranium")
+    before, market = g.resource_supply()["uranium"], g.resource_market()["uranium"]
+    for n, city in enumerate(MARKS, start=1):
+        g.apply(MarkCity(g.current_player, city))
+        assert g.resource_supply()["uranium"] == before - n
+    assert g.resource_market()["uranium"] == market
+    back = type(g).from_dict(g.to_dict())
+    assert back.resource_supply()["uranium"] == before - len(MARKS)
+
+
+def test_O23_abstract_markers_by_default_take_no_token():
+    g = new_game(4, edition="recharged", seed=2, regions=REGIONS["germany"][4], starting_cities=True)
+    before = g.resource_supply()["uranium"]
+    g.apply(MarkCity(g.current_player, "Essen"))
+    assert g.resource_supply()["uranium"] == before
+
+
+def test_O23_uranium_markers_leave_less_uranium_to_refill():
+    """R81: the refill moves only what the supply holds; the markers are not in it."""
+    import random
+
+    g = new_game(4, edition="recharged", seed=5, starting_cities=True, start_markers="uranium")
+    rng = random.Random(5)
+    while not g.is_over:
+        g.apply(rng.choice(g.legal_actions()))
+        held = sum(g.tokens_of(p)["uranium"] for p in g.players)
+        markers = sum(isinstance(a, MarkCity) for a in g.actions)
+        assert g.resource_supply()["uranium"] + g.resource_market()["uranium"] + held + markers == 12
+    assert markers == 4
+
+
+@pytest.mark.parametrize(("options", "match"), [
+    ({"start_markers": "coal"}, "must be 'abstract' or 'uranium'"),
+    ({"start_markers": "uranium"}, "needs starting_cities=True"),
+])
+def test_O23_start_markers_option_is_checked(options, match):
+    with pytest.raises(ValueError, match=match):
+        new_game(4, edition="recharged", **options)
+
+
 @pytest.mark.provisional
 def test_R109_trust_game_refills_from_the_two_player_row() -> None:
     """R109: the 2-player game against the Trust refills with the 2-player row (Step 1: 3/2/1/1)."""

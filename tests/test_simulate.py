@@ -353,3 +353,35 @@ def test_cli_backend_choices_are_the_runners(capsys) -> None:
 def test_cli_bad_input_exits_2_with_a_message(argv, match, capsys) -> None:
     assert main(["simulate", "--games", "1", "--no-progress", *argv]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_cli_refuses_parquet_without_pyarrow_before_playing(monkeypatch, tmp_path, capsys) -> None:
+    """No game is played (and none lost) when the output cannot be written: the check comes first."""
+    import importlib.util
+
+    from powergrid_nb import simulation
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    played = []
+    monkeypatch.setattr(simulation, "simulate", lambda *a, **k: played.append(1))
+    out = tmp_path / "r.parquet"
+    assert main(["simulate", "--games", "1000", "--no-progress", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "writing parquet needs pyarrow" in err and "pip install 'powergrid_nb[parquet]'" in err
+    assert not played and not out.exists()
+
+
+def test_cli_refuses_a_place_it_cannot_write_before_playing(tmp_path, capsys) -> None:
+    """Under a file, no folder can be made: refused at once (the permission check works the same way)."""
+    (tmp_path / "notes.txt").write_text("x")
+    out = tmp_path / "notes.txt" / "r.csv"
+    assert main(["simulate", "--games", "1", "--no-progress", "--out", str(out)]) == 2
+    assert "cannot write there" in capsys.readouterr().err
+
+
+def test_cli_refuses_a_folder_as_the_output(tmp_path, capsys) -> None:
+    (tmp_path / "r.csv").mkdir()
+    assert main(["simulate", "--games", "1", "--no-progress", "--out", str(tmp_path / "r.csv")]) == 2
+    assert "is a folder; give a file name" in capsys.readouterr().err
