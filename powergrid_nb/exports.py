@@ -70,12 +70,27 @@ class Exports:
                 f" step {self.step} phase {self.phase} ({self.phase_name}), {state}>")
 
     def _ipython_display_(self) -> None:
-        """In a notebook a game shows itself as the table to play it on (``powergrid_nb.panels``).
+        """In a notebook a game shows itself as the table to play it on (``powergrid_nb.panels``),
+        with a static picture of the position in the same output (``views.picture``): JupyterLab shows
+        the live table, a saved notebook on GitHub or nbviewer (no widgets there) the picture.
 
-        As python-chess's boards render themselves, the display module loads only here, so the
+        As python-chess's boards render themselves, the display modules load only here, so the
         engine itself never imports widgets or plotting.
         """
         from IPython.display import display
 
         from .panels import play
-        display(play(self))
+        from .views.picture import position_html
+
+        table = play(self)
+        bundle = table._repr_mimebundle_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        display({**data, "text/html": position_html(self)}, raw=True)
+
+    def picture(self) -> Any:
+        """A static picture of the position (the map and the state of play) for a notebook or a
+        web page: ``g.picture()`` displays it, ``g.picture().data`` is the HTML (SVG inside)."""
+        from IPython.display import HTML
+
+        from .views.picture import position_html
+        return HTML(position_html(self))
