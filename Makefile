@@ -1,5 +1,5 @@
 # Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
-# checks). `make app` serves the play notebook as a web page with Voila.
+# checks). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -18,11 +18,21 @@ setup: $(STAMP)
 # JupyterLab refuses to run as root without --allow-root (containers, CI machines).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# The address JupyterLab prints (and opens) is the play notebook's, not the Launcher's: with a notebook
+# given, the server's root is notebooks/. No news feed and no update check: nothing leaves the machine.
+# tests/_lab.py starts JupyterLab and Voila with these very flags (LAB_FLAGS, APP_FLAGS).
+LAB_FLAGS := --LabApp.default_url=/lab/tree/01_play.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+# The app: only the game (the app notebook's output, no code), no tracebacks, and the `powergrid` page
+# template (powergrid_nb/jupyter_data/voila/templates/powergrid: Voila's lab template without its CDN stylesheets).
+APP_FLAGS := --template=powergrid --strip_sources=True --show_tracebacks=False
+APP_PATH  := $(CURDIR)/powergrid_nb/jupyter_data$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/01_play.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_FLAGS) notebooks/01_play.ipynb
 
 app: $(STAMP)
-	$(BIN)/voila notebooks/01_play.ipynb
+	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(APP_FLAGS) notebooks/app.ipynb
 
 # The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
 # Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).

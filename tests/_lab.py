@@ -1,10 +1,13 @@
 """Real-browser play helpers: JupyterLab / Voila servers and a Playwright driver of the play panels.
 
-Shared by tests/test_play_browser.py and benchmarks/play_latency.py (which imports this file by
-path). The servers are the venv's own (``sys.executable -m jupyterlab``, ``.venv/bin/voila``), on a
-free local port, with an empty token, and a throw-away settings dir that switches off the
-"Jupyter news?" toast. Chromium is Debian's (``_browser.CHROMIUM``), launched with ``executable_path``;
-``playwright install`` is never needed.
+Shared by tests/test_play_browser.py, tests/test_app_browser.py and benchmarks/play_latency.py (which
+imports this file by path). The servers are the venv's own (``sys.executable -m jupyterlab``,
+``.venv/bin/voila``), on a free local port, with an empty token, a throw-away settings dir that switches
+off the "Jupyter news?" toast, and the flags ``make lab`` / ``make app`` use (read from the Makefile):
+Lab serves notebooks/ and lands on 01_play.ipynb, Voila serves the app notebook (app.ipynb) with the
+``powergrid`` template. Their kernels import this checkout (PYTHONPATH). Chromium is Debian's
+(``_browser.CHROMIUM``), launched with ``executable_path``; ``playwright install`` is never needed.
+``Offline`` routes every request of a page: only the local server may answer.
 
 ``Driver`` plays the human seat through the panels. Every click waits until the table has settled and
 is timed in the page (``INSTRUMENT_JS``): the click event's timeStamp, the table's DOM changes and
@@ -16,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -36,6 +41,7 @@ from _browser import CHROMIUM, chromium  # noqa: F401
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 PLAY_NB = "01_play.ipynb"
+APP_NB = "app.ipynb"  # what `make app` serves: the game alone
 ARTIFACTS = ROOT / "test-artifacts" / "play"
 BIN = Path(sys.executable).parent
 
@@ -85,6 +91,7 @@ class Server:
     root: Path
     log_path: Path
     started: float = 0.0
+    notebook: str = PLAY_NB  # the notebook served (Voila) or opened (Lab)
 
     def notebook_url(self, name: str = PLAY_NB) -> str:
         if self.kind == "voila":
@@ -110,9 +117,19 @@ def stop(proc: subprocess.Popen, timeout: float = 20) -> None:
         proc.wait(timeout=10)
 
 
+def make_flags(name: str) -> list[str]:
+    """The flags a Makefile variable (``LAB_FLAGS``, ``APP_FLAGS``) holds: the tests run what make runs."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    m = re.search(rf"^{name}\s*:=(.*)$", text, re.M)
+    if m is None:
+        raise LookupError(f"no {name} in the Makefile")
+    return shlex.split(m.group(1))
+
+
 def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
     """A copy of notebooks/ to serve (autosave and checkpoints stay out of the repo) and the server's
-    environment: isolated Lab settings (no news toast) and workspaces."""
+    environment: isolated Lab settings (no news toast) and workspaces, the app's Voila template
+    (JUPYTER_PATH, as `make app` sets it) and this checkout first on the kernels' path."""
     root = tmp / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     sdir = tmp / "settings" / "@jupyterlab" / "apputils-extension"
@@ -121,6 +138,10 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"), PYTHONUNBUFFERED="1")
+    for key, path in (("PYTHONPATH", ROOT), ("JUPYTER_PATH", ROOT / "powergrid_nb" / "jupyter_data")):
+        env[key] = os.pathsep.join(p for p in (str(path), os.environ.get(key, "")) if p)
+    for key in ("SERVER_SOFTWARE", "POWERGRID_APP", "POWERGRID_SAVES"):  # the app mode is the server's
+        env.pop(key, None)
     return root, env
 
 
@@ -130,11 +151,12 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     """Start JupyterLab (``kind="lab"``) or Voila (``"voila"``) on a free port over a temp copy of
     notebooks/; always stopped (SIGTERM, then wait) and the temp dir removed on exit.
 
-    ``first_cell``: code put in a new first cell of the copied play notebook (the benchmark's probes)."""
+    ``first_cell``: code put in a new first cell of the notebook served (the benchmark's probes)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
     root, env = _workdir(tmp)
+    notebook = APP_NB if kind == "voila" else PLAY_NB
     if first_cell is not None:
-        nb_path = root / PLAY_NB
+        nb_path = root / notebook
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
                                "source": first_cell.splitlines(keepends=True)})
@@ -143,14 +165,14 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     if kind == "lab":
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
                "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.root_dir={root}"]
+               f"--ServerApp.root_dir={root}", *make_flags("LAB_FLAGS")]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")  # jupyter refuses to run as root otherwise
         ready = f"http://127.0.0.1:{port}/api/status"
     elif kind == "voila":
         voila = BIN / "voila"
-        cmd = [str(voila) if voila.exists() else "voila", str(root / PLAY_NB), "--no-browser",
-               f"--port={port}", "--Voila.ip=127.0.0.1"]
+        cmd = [str(voila) if voila.exists() else "voila", str(root / notebook), "--no-browser",
+               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("APP_FLAGS")]
         ready = f"http://127.0.0.1:{port}/"
     else:
         raise ValueError(f"unknown server kind {kind!r}")
@@ -159,7 +181,7 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     out = open(log_path, "w")  # noqa: SIM115 (closed in finally)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
-    srv = Server(kind, f"http://127.0.0.1:{port}", proc, root, log_path)
+    srv = Server(kind, f"http://127.0.0.1:{port}", proc, root, log_path, notebook=notebook)
     try:
         wait_http(ready, timeout, proc)
         srv.started = time.perf_counter() - t0
@@ -173,11 +195,12 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
 
 # ------------------------------------------------------------------------------------------- notebook
 
-def open_play_notebook(page: Any, srv: Server, timeout_ms: int = 120_000) -> float:
-    """Open notebooks/01_play.ipynb and get its widgets shown: in Lab wait for the kernel, Run All and
-    wait until every cell ran; in Voila wait for the rendered page. Returns the seconds it took."""
+def open_play_notebook(page: Any, srv: Server, timeout_ms: int = 120_000, url: str | None = None) -> float:
+    """Open the play notebook (Lab: 01_play.ipynb; Voila: the app) at ``url`` (default: its own address)
+    and get its widgets shown: in Lab wait for the kernel, Run All and wait until every cell ran; in
+    Voila wait for the rendered page. Returns the seconds it took."""
     t0 = time.perf_counter()
-    page.goto(srv.notebook_url(), timeout=timeout_ms)
+    page.goto(url or srv.notebook_url(), timeout=timeout_ms)
     if srv.kind == "lab":
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout_ms)
         page.wait_for_function(KERNEL_IDLE_JS, timeout=timeout_ms)
@@ -187,6 +210,45 @@ def open_play_notebook(page: Any, srv: Server, timeout_ms: int = 120_000) -> flo
     if srv.kind == "lab":
         page.wait_for_function(f"() => ({ALL_DONE_JS})() && ({KERNEL_IDLE_JS})()", timeout=timeout_ms)
     return time.perf_counter() - t0
+
+
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class Offline:
+    """Guard a page as if the machine were offline: every request is routed, those to the local server
+    (127.0.0.1 / localhost) go through, any other is aborted and recorded; so are websockets to other
+    hosts, JavaScript errors (pageerror) and console errors. ``check()`` fails on any of them."""
+
+    def __init__(self, page: Any) -> None:
+        self.external: list[str] = []
+        self.page_errors: list[str] = []
+        self.console_errors: list[str] = []
+        page.route("**/*", self._route)
+        page.on("websocket", lambda ws: self._seen(ws.url))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("console", self._console)
+
+    def _seen(self, url: str) -> bool:
+        local = url.startswith(("data:", "blob:")) or urllib.parse.urlsplit(url).hostname in LOCAL_HOSTS
+        if not local:
+            self.external.append(url)
+        return local
+
+    def _route(self, route: Any) -> None:
+        if self._seen(route.request.url):
+            route.continue_()
+        else:
+            route.abort()
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error":
+            self.console_errors.append(f"{msg.text} ({msg.location.get('url', '')})")
+
+    def check(self) -> None:
+        assert self.external == [], f"requests to hosts other than the local server: {self.external}"
+        assert self.page_errors == [], f"JavaScript errors in the page: {self.page_errors}"
+        assert self.console_errors == [], f"console errors: {self.console_errors}"
 
 
 def cell_errors(page: Any) -> list[str]:

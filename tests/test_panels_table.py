@@ -9,6 +9,7 @@ import json
 import random
 import re
 
+import ipywidgets
 import pytest
 from _panels import (
     BOTS_FIRST,
@@ -370,8 +371,9 @@ def test_a_game_displayed_in_a_notebook_shows_a_table(monkeypatch):
     monkeypatch.setattr("IPython.display.display", lambda obj, *a, **k: shown.append(obj))
     g = new_game(NAMES, seed=YOU_FIRST)
     g._ipython_display_()
-    assert len(shown) == 1 and isinstance(shown[0], Table)
-    assert shown[0].game is g and shown[0].bots == {}
+    (bundle,) = shown  # the live table's widget view, with a static picture beside it (test_picture.py)
+    table = ipywidgets.Widget.widgets[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    assert isinstance(table, Table) and table.game is g and table.bots == {}
 
 
 def test_play_without_a_game_shows_the_setup_form():

@@ -7,7 +7,9 @@ plays a whole round through the panels: auction (choose a plant, open, pass or b
 Done), building (a city clicked on the map, one added from the list, Build, Done) and bureaucracy
 (Power). Each click waits until the table has updated (tests/_lab.py). Checked: the status reaches
 round 2, the map's plotly data holds the human's houses, the log shows the human's moves, the money
-changed, no page errors and no console errors. Voila: the same form, one click-driven move.
+changed, no page errors, no console errors and no request to any host but the local server (every
+request is routed: ``_lab.Offline``). Voila: the app (notebooks/app.ipynb, as `make app` serves it),
+the same form, one click-driven move.
 
 Screenshots and server logs go to test-artifacts/play/. Needs /usr/bin/chromium and playwright (as the
 other browser tests: missing, they FAIL with install advice; POWERGRID_NO_BROWSER=1 skips them).
@@ -27,9 +29,6 @@ pytestmark = pytest.mark.slow  # about 60 s for Lab, 30 s for Voila
 
 SHOTS = _lab.ARTIFACTS
 PLAYERS, SEED, BOTS = 3, 7, ("random", "heuristic")
-# Console errors that are not ours: Voila's page template loads Font Awesome from a CDN (unreachable
-# offline), and a missing favicon.
-FOREIGN_CONSOLE = re.compile(r"cdn\.jsdelivr\.net/npm/@fortawesome/|favicon\.ico")
 
 
 @pytest.fixture(scope="module")
@@ -37,25 +36,6 @@ def browser():
     require_browser()
     with _lab.chromium() as b:
         yield b
-
-
-class Watch:
-    """The page's JavaScript errors and console errors."""
-
-    def __init__(self, page: Any) -> None:
-        self.page_errors: list[str] = []
-        self.console_errors: list[str] = []
-        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
-        page.on("console", self._console)
-
-    def _console(self, msg: Any) -> None:
-        text = f"{msg.text} ({msg.location.get('url', '')})"
-        if msg.type == "error" and not FOREIGN_CONSOLE.search(text):
-            self.console_errors.append(text)
-
-    def check(self) -> None:
-        assert self.page_errors == [], f"JavaScript errors in the page: {self.page_errors}"
-        assert self.console_errors == [], f"console errors: {self.console_errors}"
 
 
 def house_points(table: Any, player: str) -> list[list[float]]:
@@ -73,8 +53,8 @@ MONEY = re.compile(r"You(?: has |: [a-z ]+\()(\d+)")  # "You has 50", "You: buil
 def test_lab_play_a_round_by_clicking(browser) -> None:
     t0 = time.perf_counter()
     with _lab.server("lab", log_dir=SHOTS) as srv:
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        watch = Watch(page)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100}, service_workers="block")
+        watch = _lab.Offline(page)
         try:
             seconds = _lab.open_play_notebook(page, srv)
             print(f"server up in {srv.started:.1f}s, notebook run in {seconds:.1f}s")
@@ -133,8 +113,8 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
 
 def test_voila_start_and_open_an_auction(browser) -> None:
     with _lab.server("voila", log_dir=SHOTS) as srv:
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        watch = Watch(page)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100}, service_workers="block")
+        watch = _lab.Offline(page)
         try:
             seconds = _lab.open_play_notebook(page, srv)
             print(f"server up in {srv.started:.1f}s, page rendered in {seconds:.1f}s")

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from .board import Board
 from .building import BuildPanel, StartCitiesPanel
 from .bureaucracy import PowerPanel
 from .resources import ResourcesPanel
+from .saves import save_policy
 from .toolbar import GameOverPanel, Toolbar, log_html
 
 if TYPE_CHECKING:
@@ -44,10 +46,14 @@ class Table(w.VBox):
 
     ``bots`` maps player names to bots (a ``Bot`` or a name from ``powergrid_nb.bots.BOTS``); the
     other seats are played here. ``delay``: seconds between bot moves (0: at once).
+
+    ``app``: the table is an app whose page others may open (Voila): Save and Load take only plain
+    names in the ``saves`` folder (``powergrid_nb.panels.saves``). None: detected (Voila's kernel).
     """
 
     def __init__(self, game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *,
-                 delay: float = 0.6, height: int = 560) -> None:
+                 delay: float = 0.6, height: int = 560, app: bool | None = None,
+                 saves: str | os.PathLike[str] | None = None) -> None:
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("pg-table")
         self.game: Game | None = None
@@ -68,6 +74,8 @@ class Table(w.VBox):
         self.actions = w.VBox(layout=w.Layout(min_width="380px", max_width="460px"))
         self.actions.add_class("pg-panel")
         self.log_view = label(cls="pg-log")
+        self.saves = save_policy(app, saves)
+        self.app = self.saves.app
         self.toolbar = Toolbar(self)
         if game is None:
             self.show_setup()
@@ -323,12 +331,13 @@ class Table(w.VBox):
 
 
 def play(game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *, delay: float = 0.6,
-         **new_game_args: Any) -> Table:
+         app: bool | None = None, saves: str | os.PathLike[str] | None = None, **new_game_args: Any) -> Table:
     """A table to play ``game`` by clicking (none: the new-game form, or ``new_game(**new_game_args)``).
+    ``app=True`` (the app notebook) or Voila: saves are plain names in the ``saves`` folder.
 
     >>> play(new_game(["You", "Bo", "Cy"]), bots={"Bo": "heuristic", "Cy": "random"})  # doctest: +SKIP
     """
     if game is None and new_game_args:
         from ..newgame import new_game
         game = new_game(**new_game_args)
-    return Table(game, bots, delay=delay)
+    return Table(game, bots, delay=delay, app=app, saves=saves)

@@ -1,8 +1,10 @@
-"""Table controls: undo, new game, save/load (a path or a file picker), seats (human or a bot),
-bot delay and pause; the game log and the game-over panel."""
+"""Table controls: undo, new game, save/load (a path, or a plain name in app mode: ``saves.py``; a
+download and a file picker), seats (human or a bot), bot delay and pause; the game log and the
+game-over panel."""
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -13,6 +15,7 @@ from ..events import Event, PhaseBegins
 from ..game import Game
 from ..gamelog import log_entries
 from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
+from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
 
 LOG_LINES = 40  # the newest lines shown; the box scrolls, its newest line at the bottom
 
@@ -42,10 +45,17 @@ class Toolbar:
         self.table = table
         self.undo = button("↶ Undo", "pg-undo", table.undo, tooltip="take back your last decision")
         self.new = button("New game", "pg-new", table.show_setup)
-        self.path = with_class(w.Text(value="powergrid_save.json", layout=w.Layout(width="200px"),
-                                      placeholder="save file path"), "pg-path")
-        self.save = button("Save", "pg-save", self._save, tooltip="save the game as JSON at the path")
-        self.load = button("Load", "pg-load", self._load_path, tooltip="load the game saved at the path")
+        # where Save and Load may go: any path in JupyterLab, plain names in one folder in app mode
+        self.saves = getattr(table, "saves", None) or AnyPath()
+        where = "in the app's saves folder under this name" if self.saves.app else "as JSON at the path"
+        self.path = with_class(w.Text(value=self.saves.default, layout=w.Layout(width="200px"),
+                                      placeholder=self.saves.hint), "pg-path")
+        self.save = button("Save", "pg-save", self._save, tooltip=f"save the game {where}")
+        self.load = button("Load", "pg-load", self._load_path, tooltip=f"load the game saved {where}")
+        self.download = button("Download", "pg-download", self._download,
+                               tooltip="download the game as a JSON file, through your browser")
+        self.link = label(cls="pg-download-link")  # the data: link of the last Download (no request)
+        self._link_for: tuple[int, tuple] | None = None  # the game and its decisions at the download
         self.upload = with_class(w.FileUpload(accept=".json", multiple=False, description="Open file…"),
                                  "pg-upload")
         self.upload.observe(self._uploaded, names="value")
@@ -59,7 +69,9 @@ class Toolbar:
         self.seats = w.HBox()
         self.seat_boxes: dict[str, w.Dropdown] = {}
         self._syncing = False
-        self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.upload]),
+        self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.download,
+                                      self.link, self.upload],
+                                     layout=w.Layout(align_items="center", flex_flow="row wrap")),
                               w.HBox([label("<b>Seats</b>"), self.seats, self.delay, self.pause],
                                      layout=w.Layout(align_items="center", flex_flow="row wrap"))])
         self.widget.add_class("pg-toolbar")
@@ -85,6 +97,8 @@ class Toolbar:
     def refresh(self) -> None:
         g = self.table.game
         self.undo.disabled = g is None or not g.actions
+        if self.link.value and self._link_for != (id(g), tuple(g.actions) if g else ()):
+            self.link.value = ""  # the download is of an earlier position
         if self.pause.value != self.table.paused:
             self.pause.value = self.table.paused
         self._syncing = True  # show seats handed over by code (table.set_seat), without handing them again
@@ -99,20 +113,34 @@ class Toolbar:
 
     def _save(self) -> None:
         try:
-            self.table.game.save(self.path.value)
-        except (OSError, PowerGridError) as e:
+            done = self.saves.save(self.table.game, self.path.value)
+        except (OSError, PowerGridError, SaveRefused) as e:
             self.table.say(f"could not save: {esc(e)}", ERROR)
             return
-        self.table.say(f"saved to {esc(self.path.value)}", OK)
+        self.table.say(esc(done), OK)
 
     def _load_path(self) -> None:
-        from ..io import load
         try:
-            g = load(self.path.value)
+            g = self.saves.load(self.path.value)
+        except SaveRefused as e:  # says why and what is allowed (app mode: no server path)
+            self.table.say(f"could not load: {esc(e)}", ERROR)
+            return
         except (OSError, PowerGridError, ValueError) as e:
             self.table.say(f"could not load {esc(self.path.value)}: {esc(e)}", ERROR)
             return
         self._loaded(g, self.path.value)
+
+    def _download(self) -> None:
+        """Offer the game as a file through the browser: a ``data:`` link (no request to any server)."""
+        g = self.table.game
+        name = download_name(self.path.value)
+        data = base64.b64encode(json.dumps(g.to_dict(), ensure_ascii=False).encode("utf-8")).decode("ascii")
+        self.link.value = (f"<a class='pg-download-file' download='{esc(name)}' "
+                           "style='color:#0B61A4;text-decoration:underline' "
+                           f"href='data:application/json;base64,{data}'>⬇ {esc(name)}</a> "
+                           f"<span style='color:#555555'>(round {g.round}, {esc(g.phase_name)})</span>")
+        self._link_for = (id(g), tuple(g.actions))
+        self.table.say(f"click ⬇ {esc(name)} to save the game with your browser", OK)
 
     def _uploaded(self, change: dict) -> None:
         files = change["new"]
@@ -120,8 +148,8 @@ class Toolbar:
             return
         f = files[0]
         try:
-            g = Game.from_dict(json.loads(bytes(f["content"]).decode("utf-8")))
-        except (PowerGridError, ValueError, UnicodeDecodeError) as e:
+            g = game_from_bytes(bytes(f["content"]))
+        except (PowerGridError, ValueError) as e:
             self.table.say(f"could not load {esc(f['name'])}: {esc(e)}", ERROR)
             return
         self._loaded(g, f["name"])
