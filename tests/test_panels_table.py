@@ -9,7 +9,6 @@ import json
 import random
 import re
 
-import ipywidgets
 import pytest
 from _panels import (
     BOTS_FIRST,
@@ -367,12 +366,16 @@ def test_new_game_after_the_end_shows_the_setup_form():
 
 # --- entry points ----------------------------------------------------------------------------------------
 def test_a_game_displayed_in_a_notebook_shows_a_table(monkeypatch):
-    shown = []
+    import powergrid_nb.panels
+
+    shown, made = [], []
     monkeypatch.setattr("IPython.display.display", lambda obj, *a, **k: shown.append(obj))
+    real = powergrid_nb.panels.play
+    monkeypatch.setattr(powergrid_nb.panels, "play", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
     g = new_game(NAMES, seed=YOU_FIRST)
     g._ipython_display_()
-    (bundle,) = shown  # the live table's widget view, with a static picture beside it (test_picture.py)
-    table = ipywidgets.Widget.widgets[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    (bundle,), (table,) = shown, made  # the live table's widget view, a static picture beside it
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == table.model_id
     assert isinstance(table, Table) and table.game is g and table.bots == {}
 
 
