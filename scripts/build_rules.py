@@ -21,6 +21,7 @@ OUT = Path(__file__).resolve().parents[1] / "powergrid_nb" / "data" / "rules.jso
 # section number of RULES.md -> the game phase its rules are about (None: the whole game)
 PHASE_OF_SECTION = {3: 1, 4: 2, 5: 3, 6: 4, 7: 5, 19: 0}
 EDITION_TAGS = [  # longest first
+    ("[ORIG]-style", "original-edition-style"),
     ("[RECH, 2-player Trust mode]", "Recharged, 2 players against the Trust:"),
     ("[RECH, optional set-up for experienced players]", "Recharged, optional set-up:"),
     ("[RECH, optional]", "(Recharged, optional)"),
