@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import building
+from .maps import UNREACHABLE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -91,3 +92,37 @@ def _adjacency(game_map: GameMap, regions: tuple[str, ...]) -> dict[str, list[tu
             adj[a].append((b, cost))
             adj[b].append((a, cost))
     return adj
+
+
+_CIDX: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}
+_NEAR: dict[int, tuple[object, list[list[tuple[int, int]]]]] = {}
+
+
+def city_index(cities: tuple[str, ...]) -> dict[str, int]:
+    """City -> its index in ``cities`` (a play area; memoised per tuple: do not change the dict)."""
+    hit = _CIDX.get(id(cities))
+    if hit is None or hit[0] is not cities:
+        if len(_CIDX) > 64:
+            _CIDX.clear()
+        hit = _CIDX[id(cities)] = (cities, {c: i for i, c in enumerate(cities)})
+    return hit[1]
+
+
+def nearest_among(dist: Sequence[Sequence[int]], cities: Sequence[int]) -> list[int]:
+    """For each of ``cities`` (indices into the table ``dist``), the distance to the nearest other of
+    them (UNREACHABLE when there is none)."""
+    hit = _NEAR.get(id(dist))
+    if hit is None or hit[0] is not dist:  # every city's others, nearest first, once per table
+        if len(_NEAR) > 64:
+            _NEAR.clear()
+        rows = [sorted((d, b) for b, d in enumerate(row) if b != a) for a, row in enumerate(dist)]
+        hit = _NEAR[id(dist)] = (dist, rows)
+    inside, out = set(cities), []
+    for a in cities:
+        low = UNREACHABLE
+        for d, b in hit[1][a]:
+            if b in inside:
+                low = d
+                break
+        out.append(low)
+    return out

@@ -49,11 +49,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from .maps import UNREACHABLE
-from .network import PlanStep, price_plan
+from .network import PlanStep, city_index, nearest_among, price_plan
 
 if TYPE_CHECKING:
     from .game import Game
@@ -77,10 +77,10 @@ class _Area:
     def __init__(self, g: Game, player: str, only: Iterable[int] | None = None) -> None:
         self.g, self.player = g, player
         self.cities, self.dist = g.distance_table()
-        self.cidx = {c: i for i, c in enumerate(self.cities)}
+        self.cidx = city_index(self.cities)
         self.room = g.max_cities - g.city_count(player)  # R67
         conn = g.connection_costs(player)
-        self.root = [conn[c] for c in self.cities] if conn else None  # None: no network yet
+        self.root = list(map(conn.__getitem__, self.cities)) if conn else None  # None: no network yet
         self.expand: dict[int, int] = {}  # city index -> slot price, cities the network may reach
         self.first: dict[int, int] = {}   # city index -> price, cities legal for a first house (R59)
         keep = None if only is None else set(only)
@@ -176,25 +176,37 @@ def _order(area: _Area, nodes: list[int]) -> tuple[list[int], int] | None:
 
 
 class _Tables:
-    """The candidates of one search, by local index 0..m-1: their distances, slot prices and the
-    distance to each one's nearest other candidate (shared by the searches for every k)."""
+    """The candidates of one search, by local index 0..m-1: their distances (rows on first use), slot
+    prices and the distance to each one's nearest other candidate (shared by the searches for every k)."""
 
     def __init__(self, dist, cands: list[int], slot: list[int]) -> None:
-        self.cands = cands
-        self.d = _submatrix(dist, cands)
+        self.cands, self.dist = cands, dist
         self.slot = slot
-        # the nearest other candidate: the second smallest of a row whose own entry is 0 (R61: no link)
-        self.nn = [sorted(row)[1] if len(row) > 1 and row[i] == 0
-                   else min(row[:i] + row[i + 1:], default=UNREACHABLE) for i, row in enumerate(self.d)]
         self.min_slot = min(slot, default=0)
+        self.d = _Rows(dist, cands)
+        self._nn: list[int] | None = None
+
+    @property
+    def nn(self) -> list[int]:
+        """The distance from each candidate to the nearest other one (R61: no link to itself)."""
+        if self._nn is None:
+            self._nn = nearest_among(self.dist, self.cands)
+        return self._nn
 
 
-def _submatrix(dist, nodes: list[int]) -> list[tuple[int, ...]]:
-    """The rows and columns ``nodes`` of ``dist``."""
-    if len(nodes) < 2:
-        return [tuple(dist[a][b] for b in nodes) for a in nodes]
-    pick = itemgetter(*nodes)
-    return [pick(dist[a]) for a in nodes]
+class _Rows(dict):
+    """Local index -> the distances from that candidate to every candidate (a row of the submatrix of
+    ``dist``), each worked out on first use: a search reads few of them."""
+
+    def __init__(self, dist, cands: list[int]) -> None:
+        super().__init__()
+        self.dist, self.cands = dist, cands
+        self.pick = itemgetter(*cands) if len(cands) > 1 else None
+
+    def __missing__(self, i: int) -> tuple[int, ...]:
+        row = self.dist[self.cands[i]]
+        out = self[i] = self.pick(row) if self.pick is not None else tuple(row[b] for b in self.cands)
+        return out
 
 
 class _Search:
@@ -208,14 +220,17 @@ class _Search:
     def greedy(self, ds: list[int], allowed: list[int], need: int, cost: int, chosen: list[int]) -> None:
         """The engine-greedy completion (cheapest next city each time): a first upper bound."""
         ds, pool, chosen = ds[:], set(allowed), chosen[:]
-        for _ in range(need):
+        slot = self.slot
+        for left in range(need - 1, -1, -1):
             if not pool:
                 return
-            x = min(pool, key=lambda y: self.slot[y] + ds[y])
+            price = list(map(add, slot, ds))
+            x = min(pool, key=price.__getitem__)  # the first cheapest in the set's order
             pool.discard(x)
-            cost += self.slot[x] + ds[x]
+            cost += price[x]
             chosen.append(x)
-            ds = [a if a < b else b for a, b in zip(ds, self.d[x], strict=True)]
+            if left:
+                ds = [a if a < b else b for a, b in zip(ds, self.d[x], strict=True)]
         if cost < self.best:
             self.best, self.best_set = cost, chosen
 
@@ -225,11 +240,12 @@ class _Search:
             if cost < self.best:
                 self.best, self.best_set = cost, chosen
             return
-        if need == 1:
-            for x in allowed:
-                c = cost + slot[x] + ds[x]
-                if c < self.best:
-                    self.best, self.best_set = c, [*chosen, x]
+        if need == 1:  # the first of the cheapest, if below the best
+            if allowed:
+                price = [slot[x] + ds[x] for x in allowed]
+                low = min(price)
+                if cost + low < self.best:
+                    self.best, self.best_set = cost + low, [*chosen, allowed[price.index(low)]]
             return
         order = sorted(allowed, key=ds.__getitem__)
         nn = self.nn
@@ -247,13 +263,22 @@ class _Search:
                 acc += v + heapq.heapreplace(heap, -v)
             if len(heap) == more:
                 tail[i] = acc
+        d, min_slot = self.d, self.min_slot
         for i, x in enumerate(order):
-            if cost + self.min_slot + ds[x] + tail[i + 1] >= self.best:
+            if cost + min_slot + ds[x] + tail[i + 1] >= self.best:
                 break  # later cities connect no cheaper and leave fewer cities to choose from
             c = cost + slot[x] + ds[x]
             if c + tail[i + 1] >= self.best:
                 continue
-            dx = self.d[x]
+            dx = d[x]
+            if more == 1:  # the last city, as run(need=1) would pick it: the first of the cheapest
+                rest = order[i + 1:]
+                if rest:
+                    price = [slot[y] + (ds[y] if ds[y] < dx[y] else dx[y]) for y in rest]
+                    low = min(price)
+                    if c + low < self.best:
+                        self.best, self.best_set = c + low, [*chosen, x, rest[price.index(low)]]
+                continue
             self.run([a if a < b else b for a, b in zip(ds, dx, strict=True)], order[i + 1:], more, c,
                      [*chosen, x])
 
@@ -269,26 +294,34 @@ def _best_k(area: _Area, tables: _Tables, k: int, bound: int) -> tuple[int, list
         return None
     if k == 0:
         return (0, []) if bound > 0 else None
-    search = _Search(tables, bound)
     m = len(pool)
+    if area.root is not None and k == 1:  # what greedy finds and run cannot beat: no distances needed
+        slot, root, expand = tables.slot, area.root, area.expand
+        price = [slot[j] + root[i] for j, i in enumerate(pool)]
+        allowed = [j for j in range(m) if pool[j] in expand]
+        if not allowed:
+            return None
+        x = min(set(allowed), key=price.__getitem__)  # the first cheapest in the set's order, as greedy
+        return (price[x], [pool[x]]) if price[x] < bound and price[x] < UNREACHABLE else None
+    search = _Search(tables, bound)
     if area.root is not None:
-        ds = [area.root[i] for i in pool]
-        allowed = [j for j in range(m) if pool[j] in area.expand]
+        ds = list(map(area.root.__getitem__, pool))
+        allowed = list(range(m))  # with a network every candidate is one the network may reach
         search.greedy(ds, allowed, k, 0, [])
-        search.run(ds, allowed, k, 0, [])
+        search.run(ds, allowed, k, 0, [])  # (k == 1 is above)
     else:
         # each set is searched once, rooted at its first first-house city (any root gives its MST)
         roots = [j for j in range(m) if pool[j] in area.first]
+        grows = [y for y in range(m) if pool[y] in area.expand]
+        only = [y for y in grows if pool[y] not in area.first]  # before the root: not a root themselves
         plans = []
         for j in roots:
-            allowed = [y for y in range(m) if pool[y] in area.expand and y != j
-                       and not (pool[y] in area.first and y < j)]
+            allowed = [y for y in only if y < j] + [y for y in grows if y > j]
             plans.append((j, allowed))
             search.greedy(search.d[j], allowed, k - 1, area.first[pool[j]], [j])
-        for j, allowed in plans:
-            if area.first[pool[j]] + (k - 1) * search.min_slot >= search.best:
-                continue
-            search.run(search.d[j], allowed, k - 1, area.first[pool[j]], [j])
+        for j, allowed in plans if k > 2 else ():  # else the greedy passes found the first of the best
+            if area.first[pool[j]] + (k - 1) * search.min_slot < search.best:
+                search.run(search.d[j], allowed, k - 1, area.first[pool[j]], [j])
     if search.best_set is None or search.best >= UNREACHABLE:
         return None
     return search.best, [pool[j] for j in search.best_set]

@@ -7,6 +7,7 @@ of R56-R63, R67, R135, R136 is :mod:`powergrid_nb.building`); nothing here resta
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -21,15 +22,16 @@ def next_city(g: Game, player: str, after: list[str], links: list[int]) -> tuple
     slots = g.slot_prices(player, after)
     if not slots:
         return None
-    if links:
+    if links:  # a network or cities added (so not a first house): slot plus link
         cidx = _index_of(g)
-        costs = {c: slot + links[cidx[c]] for c, slot in slots.items()}
-    else:
-        costs = slots
-    if not after and not g.cities_of(player):
-        city = first_city(g, player, costs)
-        return costs[city], city
-    return min((cost, city) for city, cost in costs.items())
+        costs = list(map(add, slots.values(), map(links.__getitem__, map(cidx.__getitem__, slots))))
+        low = min(costs)
+        return low, min([c for c, cost in zip(slots, costs, strict=True) if cost == low])  # min (cost, city)
+    if not after and not g.city_count(player):
+        city = first_city(g, player, slots)
+        return slots[city], city
+    low = min(slots.values())
+    return low, min([city for city, cost in slots.items() if cost == low])
 
 
 _CIDX: dict[int, tuple[object, dict[str, int]]] = {}
@@ -75,7 +77,7 @@ class GreedyRun:
             links = self.links
             if links is None:  # the link costs from the network (the cities added since: below)
                 conn = g.connection_costs(player)
-                links = self.links = [conn[c] for c in g.distance_table()[0]] if conn else []
+                links = self.links = list(map(conn.__getitem__, g.distance_table()[0])) if conn else []
             step = next_city(g, player, self.cities, links)
             if step is None:
                 self.ended = True
@@ -148,6 +150,8 @@ class BuildEstimates:
         """``build_estimate(g, player, k) <= budget``, without pricing cities beyond the budget."""
         if k <= 0:
             return budget >= 0
+        if k * min(40, *g.rules.tables["build_prices"]) > budget:
+            return False  # no city costs less than a slot (links cost >= 0); 40 stands for a missing one
         run = self.greedy(g, player)
         n = run.extend(g, player, k, budget)
         return run.totals[n] <= budget and (n == k or run.ended) and run.totals[n] + 40 * (k - n) <= budget

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
 from ..planner import cheapest_cities
-from ..plants import RESOURCES, best_run, production
+from ..plants import RESOURCES, capacities, coal_bounds, production, room_for_one
 from .base import Bot
 from .expansion import BuildEstimates
-from .fuel import market_state, unit_prices
-from .valuation import PlantValues
+from .fuel import market_state, plant_runs, unit_prices
+from .valuation import PlantValues, worth
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -25,16 +25,19 @@ __all__ = ["HeuristicBot", "TurnPlans"]
 
 BIG = 10**6
 _FUELLED: dict[tuple, int] = {}
+_BUY_ONE: dict[tuple[str, int], BuyResources] = {}
 
 
 def fuelled_cities(plants: list[int], held: tuple[int, ...]) -> int:
-    """Cities ``plants`` can power with the tokens ``held`` (:func:`best_run`, memoised)."""
+    """Cities ``plants`` can power with the tokens ``held`` (``best_run(plants, held, BIG)[0]``: the
+    most any run the tokens allow powers, R73; memoised)."""
     key = (tuple(plants), held)
     hit = _FUELLED.get(key)
     if hit is None:
         if len(_FUELLED) > 20_000:
             _FUELLED.clear()
-        hit = _FUELLED[key] = best_run(plants, list(held), BIG)[0]
+        hit = _FUELLED[key] = max([made for made, *need in plant_runs(key[0])
+                                   if coal_bounds(need, held) is not None], default=0)
     return hit
 
 
@@ -121,15 +124,24 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
         if all(g.min_bid(x) > money for x in market):
             return Pass(player)  # nothing affordable, even in round 1 (R35)
         v = self.valuation(g, player)
-        options = []
+        # the plant with the most (limit - minimum bid, number): limits are worked out best bound first
+        # (a limit is at most int(worth)) until no bound left can beat the best found
+        bounds = []
         for x in v.gains:
             low = g.min_bid(x)
             if low <= money:
-                limit = self.limit(g, player, x, v)
-                if low <= limit:
-                    options.append((limit - low, x))
-        if options:
-            _, x = max(options)
+                top = int(worth(v, x))
+                if top >= low:  # else its limit is below its minimum bid
+                    bounds.append((top - low, x, low))
+        best = None
+        for top, x, low in sorted(bounds, reverse=True):
+            if best is not None and (top, x) < best:
+                break
+            limit = self.limit(g, player, x, v)
+            if low <= limit and (best is None or (limit - low, x) > best):
+                best = (limit - low, x)
+        if best is not None:
+            x = best[1]
             return Open(player, x, g.min_bid(x))
         if g.round == 1:  # R35: a plant must be bought; the best value that is affordable
             gains = v.gains
@@ -176,13 +188,20 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
         target = self._plans.follow(key, (money, held))
         if target is None:
             target = self.buy_target(g, player)
+        room = None
         for k, resource in enumerate(RESOURCES):
             if held[k] < target[k]:
                 price = g.token_price(resource)
                 if price is None or price > money:
                     continue
-                a = BuyResources(player, **{resource: 1})
-                if a in g.legal_actions():
+                if room is None:  # with a token to be had and the money: legal iff it fits (R48, R49)
+                    room = room_for_one(capacities(g.plants_in_order(player)), held)
+                if room[k]:
+                    a = _BUY_ONE.get((player, k))
+                    if a is None:
+                        if len(_BUY_ONE) > 1_000:
+                            _BUY_ONE.clear()
+                        a = _BUY_ONE[(player, k)] = BuyResources(player, **{resource: 1})  # immutable
                     after = list(held)
                     after[k] += 1
                     self._plans.expect(key, target, (money - price, tuple(after)))
@@ -254,12 +273,12 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
     # --- phase 5 ------------------------------------------------------------------------------------
     def power(self, g: Game, player: str) -> Action:
         """The run with the best income minus the market value of the tokens it burns."""
-        unit = unit_prices(g)
-        best, choice = None, None
-        for a, income, burn in g.power_options(player):  # income and burn by the engine (R74-R77)
-            fuel = sum(b * u for b, u in zip(burn, unit, strict=True))
-            key = (income - fuel, -len(a.plants))
-            if best is None or key > best:  # the first of the best, as max() picks
-                best, choice = key, a
+        u0, u1, u2, u3 = unit_prices(g)
+        best, size, choice = 0.0, 0, None
+        for a, income, (b0, b1, b2, b3) in g.power_options(player):  # by the engine (R74-R77)
+            net = income - (b0 * u0 + b1 * u1 + b2 * u2 + b3 * u3)  # the same sum as sum() of the four
+            n = len(a.plants)
+            if choice is None or net > best or (net == best and n < size):  # the first of the best
+                best, size, choice = net, n, a
         assert choice is not None
         return choice
