@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 SCHEMA = "powergrid_nb.map/1"
 _TOP_KEYS = {"schema", "name", "title", "description", "regions", "cities", "connections",
-             "twins", "editions"}
+             "twins", "editions", "outline"}
+_OUTLINE_KEYS = {"source", "polygons"}
 _CITY_KEYS = {"name", "region", "lat", "lon"}
 _EDIT_KEYS = {"rename_cities", "set_costs", "remove_connections", "add_connections"}
 _COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
@@ -169,6 +170,7 @@ def parse_map(data: Any, where: str, edition: str) -> MapParts:
     for k in ("name", "title"):
         if not isinstance(data.get(k), str) or not data[k].strip():
             raise fail(f"{k}: must be a non-empty string")
+    parse_outline(data, where)
     editions = data.get("editions", {})
     if not isinstance(editions, dict) or "original" in editions:
         raise fail("editions: must be an object of edition name -> changes (not 'original')")
@@ -182,6 +184,33 @@ def parse_map(data: Any, where: str, edition: str) -> MapParts:
         if name == edition:
             result = parts
     return result
+
+
+def parse_outline(data: Mapping[str, Any], where: str) -> list[list[tuple[float, float]]]:
+    """The optional ``outline`` of a map dict, validated: its polygons as rings of (lon, lat)
+    points (a ring closes by itself), or [] when the map has none. Only drawn, never played on."""
+    fail = _fail(where)
+    out = data.get("outline")
+    if out is None:
+        return []
+    if not isinstance(out, dict) or set(out) != _OUTLINE_KEYS:
+        raise fail('outline: must be {"source": "...", "polygons": [[[lon, lat], ...], ...]}')
+    if not isinstance(out["source"], str) or not out["source"].strip():
+        raise fail("outline.source: must say where the outline comes from (a non-empty string)")
+    if not isinstance(out["polygons"], list) or not out["polygons"]:
+        raise fail("outline.polygons: must be a non-empty list of rings")
+    rings = []
+    for i, ring in enumerate(out["polygons"]):
+        if not isinstance(ring, list) or len(ring) < 3:
+            raise fail(f"outline.polygons[{i}]: a ring needs at least 3 [lon, lat] points")
+        for j, p in enumerate(ring):
+            if not (isinstance(p, list) and len(p) == 2
+                    and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+                    and -180 <= p[0] <= 180 and -90 <= p[1] <= 90):
+                raise fail(f"outline.polygons[{i}][{j}]: must be [lon, lat] with lon in [-180, 180] "
+                           f"and lat in [-90, 90], got {p!r}")
+        rings.append([(float(x), float(y)) for x, y in ring])
+    return rings
 
 
 def _build(data: dict[str, Any], where: str, edition: str) -> MapParts:

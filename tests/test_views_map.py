@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from pathlib import Path
@@ -16,7 +17,9 @@ from _position import position
 from powergrid_nb import Game, MarkCity, new_game
 from powergrid_nb.views import update
 from powergrid_nb.views._base import player_color, player_symbol
-from powergrid_nb.views.map import FADED, OUTLINE, map_figure, mix, slot_offsets
+from powergrid_nb.views._fit import FAR
+from powergrid_nb.views.map import FADED, OUTLINE, map_figure, mix
+from powergrid_nb.views.mapboard import board
 
 SLOTS = ["slot_10", "slot_15", "slot_20"]
 
@@ -56,8 +59,8 @@ def houses(t: Any) -> list[tuple[float, float]]:
 
 
 def xy(g: Game, city: str) -> tuple[float, float]:
-    c = g.map.cities[city]
-    return c.lon, c.lat
+    """Where the map (at its default size) draws ``city``: its place on the board's layout."""
+    return board(g).xy[city]
 
 
 def region_traces(fig: go.Figure, g: Game) -> dict[str, Any]:
@@ -82,7 +85,7 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
     for region, tr in region_traces(fig, g).items():
         rows = cities[cities["region"] == region]
         assert list(tr.text) == list(rows.index)
-        assert list(tr.x) == list(rows["lon"]) and list(tr.y) == list(rows["lat"])
+        assert [(x, y) for x, y in zip(tr.x, tr.y, strict=True)] == [xy(g, c) for c in rows.index]
         assert tr.opacity == (1.0 if region in g.regions else FADED)
         for data, (city, row) in zip(tr.customdata, rows.iterrows(), strict=True):
             assert data[0] == city and data[2] == ("yes" if row["in_play"] else "no")
@@ -93,7 +96,7 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
         shown += len(rows) if region in g.regions else 0
     assert shown == int(cities["in_play"].sum())
     # houses: one marker per house, on the slot the participant holds
-    offsets = slot_offsets(g)
+    offsets = board(g).slots
     for name in g.participants:
         tr = t[name]
         mine = g.cities_of(name)
@@ -106,7 +109,7 @@ def check(fig: go.Figure, g: Game, player: str | None = None) -> None:
     inside = cities[cities["in_play"]]
     assert len(t["open slot"].x or ()) == int(inside["open_slots"].sum())
     closed = 3 - inside["houses"] - inside["open_slots"]
-    assert len(t["slot not open yet (step)"].x or ()) == int(closed.sum())
+    assert len(t["slot not open yet"].x or ()) == int(closed.sum())
     # links and their costs
     assert len(polylines(t["links"])) == int(links["in_play"].sum())
     assert len(polylines(t["links (not in play)"])) == int((~links["in_play"]).sum())
@@ -152,7 +155,7 @@ def test_trace_layout_fixed_order():
     assert names == ["links (not in play)", "links", "link costs", "Ada's network", "Bo's network",
                      "Cy's network", "Dee's network", "plan",
                      *[r if r in g.regions else f"{r} (not in play)" for r in g.map.regions],
-                     "open slot", "slot not open yet (step)", "Ada", "Bo", "Cy", "Dee",
+                     "open slot", "slot not open yet", "Ada", "Bo", "Cy", "Dee",
                      "plan order", "plan costs"]
 
 
@@ -173,7 +176,7 @@ def test_new_game_matches_frames(map, edition):
     check(fig, g, "Ada")
     inside = sum(len(region_traces(fig, g)[r].x) for r in g.regions)
     assert inside == 28  # 4 regions of 7 cities (R3)
-    assert len(traces(fig)["open slot"].x) == 28 and len(traces(fig)["slot not open yet (step)"].x) == 56
+    assert len(traces(fig)["open slot"].x) == 28 and len(traces(fig)["slot not open yet"].x) == 56
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -200,7 +203,7 @@ def test_slot_owners_and_build_costs_in_hover():
 def test_houses_on_their_slots():
     g = step2_scenario()
     t = traces(map_figure(g))
-    dx, dy = slot_offsets(g)[1]
+    dx, dy = board(g).slots[1]
     assert [d[0] for d in t["Bo"].customdata] == ["Essen", "Kassel"]
     assert [d[1] for d in t["Bo"].customdata] == ["15", "10"]
     assert (t["Bo"].x[0], t["Bo"].y[0]) == pytest.approx((xy(g, "Essen")[0] + dx, xy(g, "Essen")[1] + dy))
@@ -244,37 +247,41 @@ def test_every_participant_in_the_legend_without_houses():
     t = traces(map_figure(g))
     for name in g.players:
         assert list(t[name].x) == [None] and t[name].showlegend and houses(t[name]) == []
-    assert "x" not in t["slot not open yet (step)"].marker.symbol   # a faint dot, unlike the Trust's x
+    assert "x" not in t["slot not open yet"].marker.symbol   # a faint dot, unlike the Trust's x
 
 
 @pytest.mark.parametrize("map", ["germany", "usa"])
-def test_axes_fit_the_cities(map):
-    """Ranges: the cities' bounding box plus 4 % of the larger screen span (and the slot row below)."""
+def test_axes_fit_the_country_and_its_cities(map):
+    """Ranges: the country outline and every city (where the board draws it) inside; no ticks."""
     g = new_game(3, map=map, seed=1)
     lay = map_figure(g).layout
-    lons = [c.lon for c in g.map.cities.values()]
-    lats = [c.lat for c in g.map.cities.values()]
-    ratio = lay.yaxis.scaleratio
-    m = 0.04 * max(max(lons) - min(lons), (max(lats) - min(lats)) * ratio)
-    assert list(lay.xaxis.range) == pytest.approx([min(lons) - m, max(lons) + m], abs=0.01)
-    dy = -slot_offsets(g)[0][1]
-    y0, y1 = min(lats) - m / ratio - dy, max(lats) + m / ratio
-    assert list(lay.yaxis.range) == pytest.approx([y0, y1], abs=0.01)
+    (x0, x1), (y0, y1) = lay.xaxis.range, lay.yaxis.range
+    assert all(x0 < x < x1 and y0 < y < y1 for x, y in board(g).xy.values())
+    outline = json.loads(Path(g.map.path).read_text(encoding="utf-8"))["outline"]["polygons"]
+    assert all(x0 < x < x1 and y0 < y < y1 for ring in outline for x, y in ring)
     assert lay.xaxis.constrain == "domain" and lay.xaxis.showticklabels is False and not lay.xaxis.title.text
+    assert lay.yaxis.scaleanchor == "x" and lay.yaxis.scaleratio == pytest.approx(board(g).ratio)
 
 
 # --- links -----------------------------------------------------------------------------------
 
-def test_connection_costs_at_midpoints_zero_shown():
+def test_connection_costs_on_or_beside_their_link_zero_shown():
+    """Each cost sits on its link, or (where the line is crowded) at most FAR px beside it."""
     g = new_game(4, seed=3)
     links = g.connections_frame()
     t = traces(map_figure(g))["link costs"]
     assert list(t.text) == [str(c) for c in links["cost"]]
     assert "0" in t.text  # Duisburg-Essen costs 0 on the Germany board
-    a, b = links.loc[0, "city_a"], links.loc[0, "city_b"]
-    (xa, ya), (xb, yb) = xy(g, a), xy(g, b)
-    assert (t.x[0], t.y[0]) == pytest.approx(((xa + xb) / 2, (ya + yb) / 2))
-    assert [list(d) for d in t.customdata] == [[a, b, int(c)] for a, b, c, _ in links.itertuples(index=False)]
+    b = board(g)
+    for (x, y), a, c in zip(zip(t.x, t.y, strict=True), links["city_a"], links["city_b"], strict=True):
+        (xa, ya), (xc, yc) = xy(g, a), xy(g, c)
+        px = [(u * b.scale, v * b.ratio * b.scale) for u, v in ((x, y), (xa, ya), (xc, yc))]
+        (p, q, r) = px
+        along = ((p[0] - q[0]) * (r[0] - q[0]) + (p[1] - q[1]) * (r[1] - q[1])) / math.dist(q, r) ** 2
+        side = abs((r[0] - q[0]) * (p[1] - q[1]) - (r[1] - q[1]) * (p[0] - q[0])) / math.dist(q, r)
+        assert 0.1 < along < 0.9 and side < FAR + 0.5, (a, c, along, side)
+    first = links.itertuples(index=False)
+    assert [list(d) for d in t.customdata] == [[a, c, int(k)] for a, c, k, _ in first]
 
 
 def test_show_costs_false_keeps_an_empty_trace():

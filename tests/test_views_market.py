@@ -17,10 +17,21 @@ from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Game, IllegalAction, Open, Pass, Power, new_game
 from powergrid_nb import resources as engine
-from powergrid_nb.frames import price_ladder_frame
-from powergrid_nb.plants import RESOURCES
-from powergrid_nb.views import update
-from powergrid_nb.views.plants import plants_figure
+from powergrid_nb.frames import owned_plants_frame, price_ladder_frame
+from powergrid_nb.plants import PLANTS, RESOURCES
+from powergrid_nb.views import RESOURCE_COLORS, update
+from powergrid_nb.views._fit import text_width
+from powergrid_nb.views.plants import (
+    CARD_H,
+    CARD_W,
+    NOMINAL_WIDTH,
+    X_RANGE,
+    Y_RANGE,
+    card_lines,
+    fit_print,
+    plant_card,
+    plants_figure,
+)
 from powergrid_nb.views.resources import resources_figure
 
 M8 = [13, 14, 15, 16, 17, 18, 19, 20]
@@ -321,11 +332,12 @@ def test_resources_text_stays_off_the_curves():
 
 
 def test_plant_cards_readable_and_step3_one_tight_row():
-    """Card print >= 14 px; keys under the cards. Step 3 (R93): one row of taller cards, then the note,
-    then the key, with no empty band between them."""
+    """Card print as large as fits the card at the narrowest figure (at least 11 px, one size for the
+    market); keys under the cards. Step 3 (R93): one row of taller cards, then the note, then the
+    key, with no empty band between them."""
     fig = plants_figure(scenario(phase=2, step=1, market=M8))
     prints = [a for a in fig.layout.annotations if "min bid" in (a.text or "")]
-    assert len(prints) == 8 and min(a.font.size for a in prints) >= 14
+    assert len(prints) == 8 and len({a.font.size for a in prints}) == 1 and prints[0].font.size >= 11
     bottom = min(s.y0 for s in fig.layout.shapes)
     assert all(t.y[0] < bottom for t in fig.data[3:])  # the fuel key is under the future row
     g = scenario(phase=2, step=3, market=[30, 31, 32, 33, 34, 35])
@@ -336,6 +348,37 @@ def test_plant_cards_readable_and_step3_one_tight_row():
     assert len({(s.y0, s.y1) for s in cards}) == 1 and cards[0].y1 - bottom > 1.0  # one row, taller
     assert 0 < bottom - note.y < 0.1 and note.yanchor == "top"  # the note just below the cards
     assert 0 < note.y - fig.data[3].y[0] < 0.4  # then the key
+
+
+def test_card_print_fits_every_plant_at_the_narrowest_size():
+    """Every plant (3-50, both editions, also with the discount): the print's widest line and its
+    height fit the card at NOMINAL_WIDTH (measured in a browser by tests/test_views_readable.py)."""
+    nums = sorted(PLANTS)
+    px = ((NOMINAL_WIDTH - 20) / (X_RANGE[1] - X_RANGE[0]), (430 - 60) / (Y_RANGE[1] - Y_RANGE[0]))
+    for edition in ("original", "recharged"):
+        for k in range(0, len(nums), 8):
+            g = scenario(phase=2, step=1, market=(nums[k:k + 8] + nums[:8])[:8], edition=edition,
+                         discount="lowest" if edition == "recharged" else None)
+            for _, row in g.plants_frame().iterrows():
+                lines = card_lines(row)
+                size = fit_print([lines], CARD_W * px[0], CARD_H * px[1] - 4 - 1.17 * 26)
+                assert size >= 11 and max(text_width(t, size) for t in lines) <= CARD_W * px[0] - 10, lines
+
+
+def test_owned_plant_card_shows_its_tokens():
+    """plant_card on an owned_plants_frame row: number, fuel, cities, storage, and a square per
+    storage space filled in the colour of each token stored there (for the players' boards)."""
+    g = scenario(phase=5, step=2, market=[6, 7, 8, 9, 10, 11, 12, 14], owned={"Ada": [5, 13]},
+                 tokens={"Ada": {"coal": 1, "oil": 2}})
+    rows = {int(r.plant): r for _, r in owned_plants_frame(g).iterrows()}
+    shapes, notes = plant_card(rows[5], 0, 0, 1, 1, (100, 120))
+    assert [plain(n["text"]) for n in notes] == ["5", "2 coal/oil → 1 city stores 3 of 4"]
+    squares = [s for s in shapes if s.get("xsizemode") == "pixel"]
+    assert [s["fillcolor"] for s in squares] == [RESOURCE_COLORS["coal"], RESOURCE_COLORS["oil"],
+                                                 RESOURCE_COLORS["oil"], "white"]
+    shapes, notes = plant_card(rows[13], 0, 0, 1, 1, (100, 120))  # eco: no tokens, no tray
+    assert not [s for s in shapes if s.get("xsizemode") == "pixel"]
+    assert plain(notes[1]["text"]) == "eco → 1 city"
 
 
 # --- update keeps the figures equal to fresh builds ------------------------------------------

@@ -1,6 +1,12 @@
 """The map view: cities by region, links with their costs, houses by slot, networks and a build plan.
 
-Drawn with plain ``go.Scatter`` (x = longitude, y = latitude), so it renders offline.
+Drawn with plain ``go.Scatter`` (x = longitude, y = latitude), so it renders offline, over the
+country's outline (a layout shape from the map file's ``outline``). Where everything goes is the
+board's layout for the figure's size (:mod:`.mapboard`, :func:`._fit.board`): cities too close for
+their marker and slot row are moved apart a little, each city label takes a place (``textposition``)
+clear of every marker, slot, link cost and other label, each link cost a place on or beside its
+link. The map fills the figure (small margins; the legend beside a tall map, under a wide one), and
+zoom and pan survive refreshes (``uirevision``).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ._base import base_layout, new_figure, player_color, player_symbol, view
+from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -22,14 +29,9 @@ FADED = 0.3              # opacity of regions and links outside the play area
 FORBIDDEN = "#C62828"
 OUTLINE = "#555555"      # thin dark-grey ring around the (pale) city markers
 TINT = 0.55              # share of the region colour in a city marker (the rest is white)
-PAD = 0.04               # margin around the cities, as a share of the map's larger span
+LAND, COAST = "#F4F1E8", "#C9C2AE"   # the country outline: a pale land fill and its border
 CITY_HOVER = ("<b>%{customdata[0]}</b><br>region %{customdata[1]} (in play: %{customdata[2]})<br>"
               "houses: %{customdata[3]}")
-
-
-def _xy(g: Game, city: str) -> tuple[float, float]:
-    c = g.map.cities[city]
-    return c.lon, c.lat
 
 
 def _segments(points: list[list[tuple[float, float]]]) -> tuple[list[float | None], list[float | None]]:
@@ -64,33 +66,10 @@ def fit_ranges(g: Game, pad: float = PAD, below: float = 0.0, above: float = 0.0
     return ([min(lons) - m, max(lons) + m], [min(lats) - m / ratio - below, max(lats) + m / ratio + above])
 
 
-def label_size(g: Game, height: int) -> int:
-    """City label font: 11 when cities crowd (median nearest neighbour under ~48 px in a figure
-    ``height`` px tall and about 850 px of plot width), else 12."""
-    ratio = scale_ratio(g)
-    pts = [(c.lon, c.lat * ratio) for c in g.map.cities.values()]
-    if len(pts) < 2:
-        return 12
-    w = max(p[0] for p in pts) - min(p[0] for p in pts)
-    h = max(p[1] for p in pts) - min(p[1] for p in pts)
-    px = min(850 / max(w, 1e-9), max(height - 110, 100) / max(h, 1e-9))
-    near = sorted(min(math.dist(p, q) for q in pts if q is not p) for p in pts)
-    return 11 if near[len(near) // 2] * px < 48 else 12
-
-
 def scale_ratio(g: Game) -> float:
     """y/x screen ratio that makes a degree of latitude and of longitude look right at mid-map."""
     lats = [c.lat for c in g.map.cities.values()]
     return 1 / math.cos(math.radians((min(lats) + max(lats)) / 2))
-
-
-def slot_offsets(g: Game, n: int = 3) -> list[tuple[float, float]]:
-    """(dx, dy) in degrees from a city to each of its ``n`` slots: a row just below the city."""
-    lons = [c.lon for c in g.map.cities.values()]
-    lats = [c.lat for c in g.map.cities.values()]
-    ratio = scale_ratio(g)
-    d = 0.018 * max(max(lons) - min(lons), (max(lats) - min(lats)) * ratio, 1.0)
-    return [((k - (n - 1) / 2) * d, -1.3 * d / ratio) for k in range(n)]
 
 
 def _slot_state(row: pd.Series, k: int, col: str) -> str:
@@ -104,8 +83,8 @@ def _cost_text(cost: Any) -> str:
     return "not allowed" if pd.isna(cost) else str(int(cost))
 
 
-def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | None,
-                 font: int) -> list[go.Scatter]:
+def _city_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str], player: str | None
+                 ) -> list[go.Scatter]:
     """One marker trace per region of the map: a pale tint of the region colour, so the players'
     saturated houses stand out (regions outside the play area greyed and faded)."""
     in_play = set(g.regions)
@@ -124,31 +103,45 @@ def _city_traces(g: Game, cities: pd.DataFrame, slots: list[str], player: str | 
             data.append([str(city), region, "yes" if row["in_play"] else "no", houses, *owners,
                          _cost_text(row["build_cost"]) if player is not None else ""])
         traces.append(go.Scatter(
-            x=list(rows["lon"]), y=list(rows["lat"]), mode="markers+text", text=list(rows.index),
-            textposition="top center", customdata=data, hovertemplate=hover, cliponaxis=False,
+            x=[b.xy[c][0] for c in rows.index], y=[b.xy[c][1] for c in rows.index], mode="markers+text",
+            text=list(rows.index), textposition=[b.text[c] for c in rows.index], customdata=data,
+            hovertemplate=hover, cliponaxis=False,
             name=region if playing else f"{region} (not in play)", legendgroup="regions",
             legendgrouptitle_text="Regions", opacity=1.0 if playing else FADED,
-            textfont=dict(size=font, color="#222222" if playing else GREY),
+            textfont=dict(size=b.font, color="#222222" if playing else GREY),
             marker=dict(size=15, color=mix(colour) if playing else mix(colour, "#B0B0B0", 0.4),
                         line=dict(width=1, color=OUTLINE))))
     return traces
 
 
-def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool, hover: bool = True) -> list[go.Scatter]:
-    """Links in play, links outside it (faded), and the cost label at each link's midpoint."""
+def _cost_at(b: Board, a: str, c: str) -> tuple[float, float]:
+    """Where the cost of the link a-c sits: t of the way from a to c, and s px to its side."""
+    if (a, c) not in b.costs:
+        t, s = b.costs.get((c, a), (0.5, 0.0))
+        a, c, t = c, a, t
+    else:
+        t, s = b.costs[(a, c)]
+    (xa, ya), (xc, yc) = b.xy[a], b.xy[c]
+    dx, dy = (xc - xa), (yc - ya) * b.ratio  # screen units
+    d = math.hypot(dx, dy) or 1.0
+    k = s / b.scale / d  # the side step, from pixels to screen units along the normal
+    return xa + t * dx + k * dy, ya + (t * dy - k * dx) / b.ratio
+
+
+def _link_traces(b: Board, links: pd.DataFrame, show_costs: bool, hover: bool = True) -> list[go.Scatter]:
+    """Links in play, links outside it (faded), and the cost label on each link (where the board
+    found it room, the midpoint if it can)."""
     traces = []
     for playing, name in ((False, "links (not in play)"), (True, "links")):
         rows = links[links["in_play"] == playing]
-        xs, ys = _segments([[_xy(g, a), _xy(g, b)] for a, b in zip(rows["city_a"], rows["city_b"],
-                                                                   strict=True)])
+        xs, ys = _segments([[b.xy[a], b.xy[c]] for a, c in zip(rows["city_a"], rows["city_b"], strict=True)])
         traces.append(go.Scatter(
             x=xs, y=ys, mode="lines", name=name, legendgroup="links", hoverinfo="skip",
             opacity=1.0 if playing else FADED + 0.2,
             line=dict(width=2 if playing else 1, color=LINK if playing else FAINT,
                       dash="solid" if playing else "dot")))
     rows = links if show_costs else links.iloc[:0]
-    mids = [[(xa + xb) / 2, (ya + yb) / 2] for (xa, ya), (xb, yb) in
-            ((_xy(g, a), _xy(g, b)) for a, b in zip(rows["city_a"], rows["city_b"], strict=True))]
+    mids = [_cost_at(b, a, c) for a, c in zip(rows["city_a"], rows["city_b"], strict=True)]
     traces.append(go.Scatter(
         x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers+text", name="link costs",
         text=[str(int(c)) for c in rows["cost"]], showlegend=False, textposition="middle center",
@@ -162,19 +155,19 @@ def _link_traces(g: Game, links: pd.DataFrame, show_costs: bool, hover: bool = T
     return traces
 
 
-def _slot_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
+def _slot_traces(b: Board, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
     """Empty slots of cities in play: opened by the step (hollow ring) and not opened yet (faint dot)."""
-    offsets = slot_offsets(g, len(slots))
+    offsets = b.slots
     pts: dict[str, list[tuple[float, float, str, str]]] = {"open": [], "not open": []}
     for city, row in cities[cities["in_play"]].iterrows():
         for k, col in enumerate(slots):
             state = _slot_state(row, k, col)
             if state in pts:
-                pts[state].append((row["lon"] + offsets[k][0], row["lat"] + offsets[k][1], str(city),
-                                   col[5:]))
+                x, y = b.xy[str(city)]
+                pts[state].append((x + offsets[k][0], y + offsets[k][1], str(city), col[5:]))
     styles = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
               "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
-    names = {"open": "open slot", "not open": "slot not open yet (step)"}
+    names = {"open": "open slot", "not open": "slot not open yet"}
     return [go.Scatter(x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
                        name=names[s], legendgroup="slots", marker=styles[s],
                        customdata=[[p[2], p[3]] for p in pts[s]],
@@ -182,19 +175,19 @@ def _slot_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sca
             for s in pts]
 
 
-def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
+def _house_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
     """One trace per participant: a marker in their colour and symbol on each slot they hold.
 
     Without houses the trace holds one point at (None, None): drawn nowhere, but Plotly keeps a
     trace with no points out of the legend, and every participant belongs there."""
-    offsets = slot_offsets(g, len(slots))
+    offsets = b.slots
     traces = []
     for name in g.participants:
         pts = []
         for city in g.cities_of(name):
             row = cities.loc[city]
             k = next(k for k, c in enumerate(slots) if row[c] == name)
-            pts.append((row["lon"] + offsets[k][0], row["lat"] + offsets[k][1], city, slots[k][5:]))
+            pts.append((b.xy[city][0] + offsets[k][0], b.xy[city][1] + offsets[k][1], city, slots[k][5:]))
         traces.append(go.Scatter(
             x=[p[0] for p in pts] or [None], y=[p[1] for p in pts] or [None], mode="markers", name=name,
             legendgroup="players", legendgrouptitle_text="Players", showlegend=True,
@@ -206,31 +199,31 @@ def _house_traces(g: Game, cities: pd.DataFrame, slots: list[str]) -> list[go.Sc
     return traces
 
 
-def _network_traces(g: Game, links: pd.DataFrame, networks: list[str]) -> list[go.Scatter]:
+def _network_traces(g: Game, b: Board, links: pd.DataFrame, networks: list[str]) -> list[go.Scatter]:
     """One trace per participant: thick lines on links with both ends theirs (empty unless asked)."""
     traces = []
     for name in g.participants:
         mine = set(g.cities_of(name)) if name in networks else set()
-        xs, ys = _segments([[_xy(g, a), _xy(g, b)] for a, b in zip(links["city_a"], links["city_b"],
-                                                                   strict=True)
-                            if a in mine and b in mine])
+        xs, ys = _segments([[b.xy[a], b.xy[c]] for a, c in zip(links["city_a"], links["city_b"], strict=True)
+                            if a in mine and c in mine])
         traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=f"{name}'s network", legendgroup="players",
                                  showlegend=name in networks, hoverinfo="skip", opacity=0.55,
                                  line=dict(width=7, color=player_color(g, name))))
     return traces
 
 
-def _plan_traces(g: Game, who: str | None, steps: list[PlanStep]) -> tuple[list[go.Scatter], list[str]]:
+def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
+                 ) -> tuple[list[go.Scatter], list[str]]:
     """Paths of the plan (dashed), numbered order markers, step costs; and the annotation lines."""
     colour = player_color(g, who) if who else GREY
-    xs, ys = _segments([[_xy(g, c) for c in s.path] for s in steps if s.path])
+    xs, ys = _segments([[b.xy[c] for c in s.path] for s in steps if s.path])
     order: list[tuple[float, float, str, str, str]] = []
     costs: list[tuple[float, float, str]] = []
-    dx = slot_offsets(g)[-1][0] * 2
+    dx = b.slots[-1][0] * 2
     for k, s in enumerate(steps, 1):
         if s.city not in g.map.cities:
             continue
-        x, y = _xy(g, s.city)
+        x, y = b.xy[s.city]
         ok = not s.rule
         what = f"{s.cost} Elektro (total {s.total})" if ok else f"{s.rule} {s.reason}"
         order.append((x, y, str(k) if ok else "✕", colour if ok else FORBIDDEN, f"{k}. {s.city}: {what}"))
@@ -262,13 +255,15 @@ def _plan_traces(g: Game, who: str | None, steps: list[PlanStep]) -> tuple[list[
 @view("map")
 def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None = None,
                plan: list[str] | None = None, show_costs: bool = True, height: int = 700,
-               title: str | None = None, link_hover: bool = True) -> go.Figure:
+               width: int | None = None, title: str | None = None, link_hover: bool = True) -> go.Figure:
     """The board: cities by region, links and costs, houses by slot, and optionally the build costs
     for ``player`` (hover), highlighted ``networks`` and a ``plan`` of cities to build in order
     (for ``player``, default the player to act).
 
-    ``title``: instead of the map, round, step and phase (a fixed one changes less often);
-    ``link_hover=False``: the link-cost labels take no hovers or clicks (cities near them do)."""
+    ``width``: a fixed width (None: the figure fills its container; the board is laid out for
+    ``NOMINAL_WIDTH``); ``title``: instead of the map, round, step and phase (a fixed one changes
+    less often); ``link_hover=False``: the link-cost labels take no hovers or clicks (cities near
+    them do). Zoom and pan survive ``update`` (``uirevision``)."""
     cities = g.cities_frame(player)
     links = g.connections_frame()
     slots = [c for c in cities.columns if c.startswith("slot_")]
@@ -280,27 +275,35 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
             notes = ["Plan: no player to plan for (the game is over)"]
         else:
             steps = g.plan_build(who, list(plan))
-    plan_traces, lines = _plan_traces(g, who, steps)
-    fig = new_figure([*_link_traces(g, links, show_costs, link_hover),
-                     *_network_traces(g, links, list(networks or [])), *plan_traces[:1],
-                     *_city_traces(g, cities, slots, player, label_size(g, height)),
-                     *_slot_traces(g, cities, slots), *_house_traces(g, cities, slots), *plan_traces[1:]])
+    b = board(g, height, width)
+    plan_traces, lines = _plan_traces(g, b, who, steps)
+    fig = new_figure([*_link_traces(b, links, show_costs, link_hover),
+                      *_network_traces(g, b, links, list(networks or [])), *plan_traces[:1],
+                      *_city_traces(g, b, cities, slots, player),
+                      *_slot_traces(b, cities, slots), *_house_traces(g, b, cities, slots), *plan_traces[1:]])
     if title is None:
         title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
-    base_layout(fig, title, height=height, hovermode="closest",
-                legend=dict(groupclick="toggleitem", itemsizing="constant"))
+    base_layout(fig, title, height=height, hovermode="closest", uirevision=f"{g.map.name}/{g.map.edition}",
+                legend=dict(groupclick="toggleitem", itemsizing="constant", font=dict(size=12),
+                            grouptitlefont=dict(size=13),
+                            # beside a tall map on its left: a figure cut short on the right (a
+                            # FigureWidget wider than its box) loses blank space, not the legend
+                            **(dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top")
+                               if b.legend_below else dict(x=-0.02, xanchor="right", y=1, yanchor="top"))))
+    fig.update_layout(margin=MARGIN, width=width,
+                      shapes=[dict(type="path", path=path, xref="x", yref="y", layer="below",
+                                   fillcolor=LAND, line=dict(color=COAST, width=1))
+                              for path in outline_paths(g)])
     # Always exactly one annotation (hidden when empty), so update() can refresh it in place.
     text = "<br>".join(notes + lines)
     fig.add_annotation(text=text, visible=bool(text), xref="paper", yref="paper", x=0.01, y=0.01,
                        xanchor="left", yanchor="bottom", showarrow=False, align="left",
                        bgcolor="rgba(255,255,255,0.85)", font=dict(size=14, color="#222222"))
-    # Fitted to the cities (room below for the slot row); "domain" shrinks the plot area rather than
-    # widening a range to keep the aspect (a wide map keeps to the top: the plan note goes below it).
+    # Fitted to the country and its cities; "domain" shrinks the plot area rather than widening a
+    # range to keep the aspect (a wide map keeps to the top: the plan note goes below it).
     # No ticks: a board needs no degrees (the hovers name the cities).
-    xr, yr = fit_ranges(g, below=-slot_offsets(g)[0][1])
     hidden = dict(showgrid=False, zeroline=False, showticklabels=False, ticks="", title_text=None,
                   constrain="domain")
-    fig.update_xaxes(range=xr, **hidden)
-    fig.update_yaxes(range=yr, scaleanchor="x", scaleratio=round(scale_ratio(g), 3), constraintoward="top",
-                     **hidden)
+    fig.update_xaxes(range=b.xrange, **hidden)
+    fig.update_yaxes(range=b.yrange, scaleanchor="x", scaleratio=b.ratio, constraintoward="top", **hidden)
     return fig

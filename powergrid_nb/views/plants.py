@@ -2,17 +2,24 @@
 market of six), each card with its economics at today's resource prices and the running auction.
 
 Every number comes from ``g.plants_frame()``; cards are layout shapes, their text annotations,
-and one invisible marker per card carries the full hover.
+and one invisible marker per card carries the full hover. :func:`plant_card` draws one card (also
+a player's plant with the tokens stored on it) in any figure.
+
+Text is sized to fit: annotations are drawn in pixels while the cards scale with the figure, so
+the print is fitted (widths from Arial's metrics) to the card at the narrowest plot the market is
+drawn in (``NOMINAL_WIDTH``, what a ``FigureWidget`` gets in JupyterLab); wider, it only has more room.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
+from ._fit import text_width
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -23,9 +30,16 @@ COLUMNS = 6                      # the widest market (Step 3): the x range never
 CARD_W, CARD_H = 0.9, 0.76
 ROW_Y = {"current": 1.0, "future": 0.0}  # row centres; the y range below never changes
 Y_RANGE = (-0.62, 1.56)
+X_RANGE = (-0.05, COLUMNS + 0.05)
 STEP3_BOTTOM = 0.12              # Step 3: one row of taller cards, the note and the key just below
-KEY_Y, KEY_X0 = -0.54, 0.95      # the key of card colours (Steps 1 and 2: under the future row)
-NUMBER_H = 0.25                  # the card's number, above its small print
+KEY_Y = -0.54                    # the key of card colours (Steps 1 and 2: under the future row)
+MARGIN = dict(l=10, r=10, t=50, b=10)
+NOMINAL_WIDTH = 700              # px: the narrowest figure the cards are fitted to
+NUMBER = 26                      # px: a card's number (Step 3's taller cards: 30)
+PRINT = (14, 13, 12, 11, 10)     # px: the print's sizes, largest first (the largest that fits)
+INSET = 5                        # px kept free inside a card's edge
+LINE = 1.3                       # Plotly's line height, in font sizes
+KEY = 12                         # px: the key of card colours
 AUCTION = "#FFB000"
 STEP3_HOVER = ("<b>Step 3 card</b><br>not for sale: at the end of phase 2 it is boxed with the lowest "
                "plant;<br>from then on one market of six, all biddable (R90, R93)<extra></extra>")
@@ -35,7 +49,7 @@ def _num(x: Any, fmt: str = "{}") -> str | None:
     return None if pd.isna(x) else fmt.format(x)
 
 
-def _fuel_text(row: pd.Series) -> str:
+def _fuel_text(row: Mapping[str, Any]) -> str:
     if row["fuel"] in ("eco", "fusion"):
         return f"{row['fuel']}: no fuel"
     if row["fuel"] == "hybrid":
@@ -43,26 +57,100 @@ def _fuel_text(row: pd.Series) -> str:
     return f"{int(row['tokens'])} {row['fuel']}"
 
 
-def _cities(row: pd.Series) -> str:
+def _cities(row: Mapping[str, Any]) -> str:
     n = int(row["cities"])
     return f"{n} city" if n == 1 else f"{n} cities"
 
 
-def _card_lines(row: pd.Series) -> str:
-    """The print of a card under its number: fuel → cities, minimum bid and economics (short lines, so
-    they fit the card at 14 px)."""
-    mb = int(row["min_bid"])
+def card_lines(row: Mapping[str, Any]) -> list[str]:
+    """The print of a card under its number, in short lines: fuel, cities powered, then for a market
+    card (a ``plants_frame`` row) its minimum bid and fuel cost now, for an owned plant (an
+    ``owned_plants_frame`` row) the tokens stored on it."""
     green = row["fuel"] in ("eco", "fusion")
-    lines = [f"{row['fuel'] if green else _fuel_text(row)} → {_cities(row)}",
-             f"min bid {mb}" + (" (discount)" if row["discounted"] else "")]
-    if green:
-        lines.append("no fuel needed")
-    else:
-        lines.append(f"{row['cities_per_token']:.2f} cities/token")
+    lines = [str(row["fuel"]) if green else _fuel_text(row), f"→ {_cities(row)}"]
+    if "min_bid" in row:
+        lines.append(f"min bid {int(row['min_bid'])}" + (" (disc.)" if row["discounted"] else ""))
         cost = _num(row["fuel_cost_now"])
-        per_city = f"{row['fuel_cost_per_city']:.1f}/city"
-        lines.append(f"fuel {cost} E · {per_city}" if cost else "fuel: market short")
-    return "<br>".join(lines)
+        if green:
+            lines.append("no fuel needed")
+        elif cost is None:
+            lines.append("fuel: market short")
+        else:
+            lines += [f"fuel now {cost} E", f"{row['fuel_cost_per_city']:.1f} E per city"]
+    elif not green:
+        lines.append(f"stores {int(row['stored'])} of {int(row['storage'])}")
+    return lines
+
+
+def fit_print(lines: list[list[str]], width: float, height: float) -> int:
+    """The largest print size (of ``PRINT``) at which every card's ``lines`` fit a box ``width`` x
+    ``height`` px (the card less its number and insets); the smallest if none does."""
+    for size in PRINT:
+        wide = max((text_width(t, size) for card in lines for t in card), default=0.0)
+        tall = max((len(card) for card in lines), default=0) * LINE * size
+        if wide <= width - 2 * INSET and tall <= height - INSET:
+            return size
+    return PRINT[-1]
+
+
+def _card_shapes(x0: float, y0: float, y1: float, fuel: str | None, frame: str, width: float,
+                 x1: float | None = None) -> list[dict]:
+    x1 = x0 + CARD_W if x1 is None else x1
+    line = dict(color=frame, width=width)
+    if fuel is None:  # the Step 3 card
+        return [dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor="white",
+                     line=dict(color="#333333", width=3, dash="dash"), layer="below")]
+    if fuel == "hybrid":  # coal and oil, split on the diagonal
+        return [dict(type="path", path=f"M {x0},{y0} L {x0},{y1} L {x1},{y1} Z",
+                     fillcolor=RESOURCE_COLORS["coal"], line=dict(width=0), layer="below"),
+                dict(type="path", path=f"M {x0},{y0} L {x1},{y0} L {x1},{y1} Z",
+                     fillcolor=RESOURCE_COLORS["oil"], line=dict(width=0), layer="below"),
+                dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, line=line, layer="below")]
+    return [dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=FUEL_COLORS[fuel], line=line,
+                 layer="below")]
+
+
+def plant_card(row: Mapping[str, Any], x0: float, y0: float, x1: float, y1: float, px: tuple[float, float],
+               *, size: int | None = None, number: int = NUMBER, frame: str = "#333333", width: float = 1,
+               xref: str = "x", yref: str = "y") -> tuple[list[dict], list[dict]]:
+    """The layout shapes and annotations of one plant card in the box (x0, y0)-(x1, y1) of axes
+    ``xref``/``yref``: its fuel colour (hybrids split coal/oil), number and print (:func:`card_lines`).
+
+    ``row``: a ``plants_frame`` row (a market card) or an ``owned_plants_frame`` row (a player's
+    plant: a white tray along the card's foot holds a square per storage space, filled in the
+    colour of the token stored there). ``px``: pixels per x and per y unit at the smallest size
+    the card is shown, so the print fits; ``size``: the print's size (default: the largest that
+    fits this card)."""
+    fuel = str(row["fuel"])
+    ink = "black" if fuel in DARK_TEXT else "white"
+    shapes = _card_shapes(x0, y0, y1, fuel, frame, width, x1)
+    lines = card_lines(row)
+    top = 2 + 1.17 * number + 2  # px: the number's line
+    owned = "stored" in row
+    tokens = 16 if owned and fuel not in ("eco", "fusion") else 0  # px: the tray of stored tokens
+    if size is None:
+        size = fit_print([lines], (x1 - x0) * px[0], (y1 - y0) * px[1] - top - tokens)
+    notes = [dict(x=(x0 + x1) / 2, y=y1 - 2 / px[1], xref=xref, yref=yref, yanchor="top", showarrow=False,
+                  text=f"<b>{int(row['plant'])}</b>", font=dict(size=number, color=ink)),
+             # the print centred in the room between the number and the foot (the tokens' row)
+             dict(x=(x0 + x1) / 2, y=(y1 - top / px[1] + y0 + tokens / px[1]) / 2, xref=xref, yref=yref,
+                  yanchor="middle", showarrow=False, text="<br>".join(lines),
+                  font=dict(size=size, color=ink))]
+    if tokens:  # a white tray along the foot: a square per storage space, filled where a token sits
+        held = [r for r in RESOURCE_COLORS for _ in range(int(row.get(r, 0) or 0))]
+        slots = held + [None] * (int(row["storage"]) - len(held))
+        step = min(11.0, ((x1 - x0) * px[0] - 2 * INSET - 4) / max(len(slots), 1))
+        cy = y0 + (INSET + 5) / px[1]
+        shapes.append(dict(type="rect", xref=xref, yref=yref, x0=x0 + INSET / px[0], x1=x1 - INSET / px[0],
+                           y0=y0 + INSET / px[1], y1=y0 + (INSET + 10) / px[1], fillcolor="white",
+                           line=dict(width=0)))
+        left = (x0 + x1) / 2 - step * (len(slots) - 1) / 2 / px[0]
+        for k, r in enumerate(slots):
+            shapes.append(dict(type="rect", xref=xref, yref=yref, xsizemode="pixel", ysizemode="pixel",
+                               xanchor=left + k * step / px[0], yanchor=cy, x0=-3.5, x1=3.5, y0=-3.5, y1=3.5,
+                               fillcolor=RESOURCE_COLORS[r] if r else "white",
+                               line=dict(color="#222222" if r else "#9A9A9A", width=1)))
+    return shapes, notes
 
 
 def _hover(row: pd.Series) -> str:
@@ -83,20 +171,22 @@ def _hover(row: pd.Series) -> str:
     return "<br>".join(lines)
 
 
-def _card_shapes(x0: float, y0: float, y1: float, fuel: str | None, frame: str, width: float) -> list[dict]:
-    x1 = x0 + CARD_W
-    line = dict(color=frame, width=width)
-    if fuel is None:  # the Step 3 card
-        return [dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor="white",
-                     line=dict(color="#333333", width=3, dash="dash"), layer="below")]
-    if fuel == "hybrid":  # coal and oil, split on the diagonal
-        return [dict(type="path", path=f"M {x0},{y0} L {x0},{y1} L {x1},{y1} Z",
-                     fillcolor=RESOURCE_COLORS["coal"], line=dict(width=0), layer="below"),
-                dict(type="path", path=f"M {x0},{y0} L {x1},{y0} L {x1},{y1} Z",
-                     fillcolor=RESOURCE_COLORS["oil"], line=dict(width=0), layer="below"),
-                dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, line=line, layer="below")]
-    return [dict(type="rect", x0=x0, y0=y0, x1=x1, y1=y1, fillcolor=FUEL_COLORS[fuel], line=line,
-                 layer="below")]
+def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
+    """The key of card colours at height ``y``: a square and its fuel each, laid out in pixels at the
+    narrowest size (``unit`` px per x unit), so no name runs into the next square."""
+    title = "card colour = fuel:"
+    notes.append(dict(x=0, y=y, text=title, xanchor="left", showarrow=False,
+                      font=dict(size=KEY, color="#444444")))
+    x = (text_width(title, KEY) + 18) / unit
+    for fuel, color in FUEL_COLORS.items():
+        edge = RESOURCE_COLORS["oil"] if fuel == "hybrid" else "#333333"
+        label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
+        fig.add_trace(go.Scatter(x=[x], y=[y], text=[label], mode="markers+text", name=label,
+                                 textposition="middle right", showlegend=False, hoverinfo="skip",
+                                 cliponaxis=False, textfont=dict(size=KEY), marker=dict(
+                                     size=14, symbol="square", color=color,
+                                     line=dict(color=edge, width=3 if fuel == "hybrid" else 1))))
+        x += (7 + 9.75 + text_width(label, KEY) + 12 + 7) / unit  # half square, gap, name, space, half
 
 
 @view("plants")
@@ -109,6 +199,13 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     points: dict[str, dict[str, list]] = {k: {"x": [], "y": [], "text": [], "cd": []}
                                           for k in ("current", "future", "step3")}
     step3 = g.step == 3
+    px = ((NOMINAL_WIDTH - MARGIN["l"] - MARGIN["r"]) / (X_RANGE[1] - X_RANGE[0]),
+          (height - MARGIN["t"] - MARGIN["b"]) / (Y_RANGE[1] - Y_RANGE[0]))
+    number = round(NUMBER * (1.15 if step3 else 1.0))  # the taller Step 3 cards: a larger number
+    cards = pf[~pf["is_step3"]]
+    tall = (1 + CARD_H / 2 - STEP3_BOTTOM) if step3 else CARD_H
+    size = fit_print([card_lines(r) for _, r in cards.iterrows()], CARD_W * px[0],
+                     tall * px[1] - (4 + 1.17 * number))  # one print size for the whole market
     for market, y in ROW_Y.items():
         rows = pf[pf["market"] == market]
         slot = min(1.0, COLUMNS / max(len(rows), 1))
@@ -128,24 +225,19 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             cx, cy = x0 + CARD_W / 2, (bottom + top) / 2
             if row["is_step3"]:
                 shapes += _card_shapes(x0, bottom, top, None, "", 0)
-                notes.append(dict(x=cx, y=cy, text="<b>STEP 3</b><br>boxed at the end<br>of phase 2",
-                                  showarrow=False, font=dict(size=14, color="#333333")))
+                lines = ["<b>STEP 3</b>", "boxed at the", "end of phase 2"]
+                notes.append(dict(x=cx, y=cy, text="<br>".join(lines), showarrow=False, font=dict(
+                    size=min(size, fit_print([lines[1:]], CARD_W * px[0], CARD_H * px[1])),
+                    color="#333333")))
                 points["step3"]["x"].append(cx)
                 points["step3"]["y"].append(cy)
                 continue
-            fuel = str(row["fuel"])
             running = bool(row["in_auction"])
             frame, width = (AUCTION, 6) if running else ("#333333", 1)
-            shapes += _card_shapes(x0, bottom, top, fuel, frame, width)
-            ink = "black" if fuel in DARK_TEXT else "white"
-            big = 1.2 if step3 else 1.0  # the taller Step 3 cards: a larger number and print
-            notes.append(dict(x=cx, y=top - 0.03, text=f"<b>{int(row['plant'])}</b>", yanchor="top",
-                              showarrow=False, font=dict(size=round(28 * big), color=ink)))
-            # the print right under the number (Step 3's taller cards: centred in the room left)
-            under = top - NUMBER_H * big
-            notes.append(dict(x=cx, y=(under + bottom) / 2 if step3 else under, text=_card_lines(row),
-                              yanchor="middle" if step3 else "top", showarrow=False,
-                              font=dict(size=15 if step3 else 14, color=ink)))
+            s, n = plant_card(row, x0, bottom, x0 + CARD_W, top, px, size=size, number=number, frame=frame,
+                              width=width)
+            shapes += s
+            notes += n
             if running:
                 leader = str(row["leader"])
                 badge = f"<b>{leader} leads at {int(row['high_bid'])}</b>"
@@ -166,29 +258,19 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
                                  marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"), **hover))
     # The key of card colours, drawn in the plot right under the cards (so in Step 3 it moves up with
     # the note): a marker and its name per fuel; positions are fixed, only the row's height changes.
-    key_y = STEP3_BOTTOM - 0.33 if step3 else KEY_Y
-    notes.append(dict(x=0, y=key_y, text="card colour = fuel:", xanchor="left", showarrow=False,
-                      font=dict(size=14, color="#444444")))
-    x = KEY_X0
-    for fuel, color in FUEL_COLORS.items():
-        edge = RESOURCE_COLORS["oil"] if fuel == "hybrid" else "#333333"
-        label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
-        fig.add_trace(go.Scatter(x=[x], y=[key_y], text=[" " + label], mode="markers+text", name=label,
-                                 textposition="middle right", showlegend=False, hoverinfo="skip",
-                                 textfont=dict(size=14), marker=dict(
-                                     size=16, symbol="square", color=color,
-                                     line=dict(color=edge, width=4 if fuel == "hybrid" else 1))))
-        x += 0.3 + 0.042 * len(label)
+    _key(fig, notes, STEP3_BOTTOM - 0.33 if step3 else KEY_Y, px[0])
     auction = g.auction
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
     if auction is not None:
         status.append(f"auction: plant {auction.plant}, {auction.leader} leads at {auction.bid}")
     elif g.phase == 2 and g.current_player:
         status.append(f"{g.current_player} to open a plant or pass")
-    title = "Power plant market · " + " · ".join(status)
+    # the auction (or who is to open) on a second, smaller line: the title fits a 700 px figure
+    title = "Power plant market · " + status[0] + "".join(
+        f"<br><span style='font-size:14px'>{line}</span>" for line in status[1:])
     fig.update_layout(shapes=shapes, annotations=notes)
-    fig.update_xaxes(range=[-0.05, COLUMNS + 0.05], visible=False, fixedrange=True)
+    fig.update_xaxes(range=list(X_RANGE), visible=False, fixedrange=True)
     fig.update_yaxes(range=list(Y_RANGE), visible=False, fixedrange=True)
     base_layout(fig, title, height=height, hovermode="closest", showlegend=False)
-    fig.update_layout(margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_layout(margin=MARGIN)
     return fig
