@@ -1,4 +1,6 @@
-"""The game log: the history as sentences, one per event worth reading (``e.text()``).
+"""The game log: the history as sentences, one per event worth reading (``e.text()``), and the
+wording the table shares with it: a player named "You" is addressed ("You buy", "You have", "Your
+plant"), counts agree with their noun ("1 city", "2 cities").
 
 A decision whose outcome the history records right after it (a purchase, a build, a run of plants,
 a plant boxed by its owner) is shown by that outcome alone: "Cy buys 2 coal for 3 Elektro." rather
@@ -8,6 +10,7 @@ and refills that moved nothing are left out. Plain text: the panels add the mark
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .actions import Action, Build, BuyResources, Discard, Power
@@ -16,7 +19,7 @@ from .events import Decision, Event, HouseBuilt, PlantBoxed, PlantsRun, Refill, 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["OUTCOMES", "log_entries", "log_lines"]
+__all__ = ["OUTCOMES", "count", "log_entries", "log_lines", "possessive", "sentence", "verb"]
 
 OUTCOMES: dict[type[Action], type[Event]] = {
     BuyResources: TokensBought, Build: HouseBuilt, Power: PlantsRun, Discard: PlantBoxed}
@@ -47,4 +50,58 @@ def log_entries(g: Game, last: int | None = None) -> list[Event]:
 
 def log_lines(g: Game, last: int | None = None) -> list[str]:
     """The game log as sentences, oldest first (``last``: the newest ``last`` lines only)."""
-    return [e.text() for e in log_entries(g, last)]
+    return [sentence(e) for e in log_entries(g, last)]
+
+
+# --- wording --------------------------------------------------------------------------------------
+ADDRESSED = "You"  # the table's name for the seat in front of the screen (the setup form's first seat)
+_BASE = {"has": "have", "is": "are", "does": "do"}
+_SECOND_VERB = re.compile(r"\b(and) (powers|keeps)\b")  # "..., and powers 3 cities", "... and keeps 2 oil"
+
+
+def _addressed(name: str | None) -> bool:
+    return name is not None and name.casefold() == ADDRESSED.casefold()
+
+
+def _base(third: str) -> str:
+    """The plain form of a verb in the third person: has → have, passes → pass, runs → run."""
+    if third in _BASE:
+        return _BASE[third]
+    if third.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return third[:-2]
+    if third.endswith("ies"):
+        return third[:-3] + "y"
+    return third[:-1] if third.endswith("s") else third
+
+
+def verb(name: str | None, third: str) -> str:
+    """The form of a verb agreeing with ``name``: ("Bo", "has") → "has", ("You", "has") → "have"."""
+    return _base(third) if _addressed(name) else third
+
+
+def possessive(name: str) -> str:
+    """ "Bo's", "Your"."""
+    return "Your" if _addressed(name) else f"{name}'s"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 city", "2 cities", "0 tokens"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def sentence(e: Event) -> str:
+    """The event's sentence in the log (``e.text()``), addressed to a player named "You": "You buy 2
+    coal for 3 Elektro.", "You run plant 8 and power 2 cities.", "Your plant 3 is boxed: ..."."""
+    text, who = e.text(), e.who
+    if not _addressed(who):
+        return text
+    assert who is not None
+    if text.startswith(f"{who}'s "):
+        return "Your " + text[len(who) + 3:]
+    if not text.startswith(f"{who} "):
+        return text
+    first = re.match(r"\w+", text[len(who) + 1:])
+    if first is None:
+        return text
+    rest = _SECOND_VERB.sub(lambda m: f"{m[1]} {_base(m[2])}", text[len(who) + 1 + first.end():])
+    return f"{who} {verb(who, first[0])}{rest}"

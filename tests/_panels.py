@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from copy import deepcopy
 from typing import Any
 
 import ipywidgets as w
@@ -19,6 +20,8 @@ from plotly.callbacks import Points
 from powergrid_nb import Game, new_game
 from powergrid_nb.bots import RandomBot, play
 from powergrid_nb.panels import Table
+from powergrid_nb.panels._widgets import close_all, tree
+from powergrid_nb.panels.snapshot import diff
 
 YOU = "You"
 NAMES = [YOU, "Bo", "Cy"]
@@ -147,3 +150,45 @@ def plan_labels(table: Table) -> tuple[str, ...]:
     """The numbered plan markers the map shows (the build queue)."""
     trace = next(t for t in table.board.map.data if t.name == "plan order")
     return tuple(trace.text or ())
+
+
+# --- what the table shows equals a fresh build -----------------------------------------------------------
+class _Twin(Table):
+    """A table that opens without the new-game form (its game comes from ``start``) and whose bots never
+    move: it shows the position it is given, as a table whose bot is about to move does."""
+
+    def show_setup(self) -> None:
+        pass
+
+    def run_bots(self) -> None:
+        pass
+
+
+def fresh_twin(t: Table) -> Table:
+    """A table built anew on a copy of ``t``'s game with the same seats, bot delay and pause, the same
+    tab selected, the panels' pending choices (a plant chosen, tokens counted, a build queue, plants
+    ticked: the table's own state, no game's) and the message line (the echo of the last click)."""
+    fresh = _Twin(delay=t.delay)
+    for phase, panel in t._panels.items():
+        pending = {k: v for k, v in vars(panel).items() if k != "table"}
+        vars(fresh._panels[phase]).update(deepcopy(pending))
+    fresh.start(t.game.copy(), dict(t.bots))
+    if t.paused:
+        fresh.pause(True)
+    fresh.board.tabs.selected_index = t.board.tabs.selected_index
+    fresh.message.value = t.message.value
+    return fresh
+
+
+def assert_shows_a_fresh_build(t: Table, after: str = "") -> None:
+    """``t`` shows exactly what a table built now on its game shows (:func:`fresh_twin`)."""
+    fresh = fresh_twin(t)
+    try:
+        live, new = t.snapshot(), fresh.snapshot()
+    finally:
+        fresh.close()
+        close_all(tree([fresh]), set())
+    if live != new:
+        lines = diff(live, new, limit=12)
+        raise AssertionError(f"after {after}: the table differs from a fresh build "
+                             f"(live != fresh):\n  " + "\n  ".join(lines))

@@ -11,7 +11,7 @@ from _panels import YOU, click_errors_fail, game_at, table_for  # noqa: F401 (au
 from powergrid_nb import Build, BuyResources, Done, Game, Power, new_game
 from powergrid_nb.bots import RandomBot, play
 from powergrid_nb.events import Decision, Refill
-from powergrid_nb.gamelog import log_entries, log_lines
+from powergrid_nb.gamelog import log_entries, log_lines, sentence
 from powergrid_nb.panels.toolbar import LOG_LINES, log_html
 
 
@@ -42,8 +42,8 @@ def test_a_purchase_shows_its_outcome_not_the_request():
     r, n = next((r, n) for r, n in zip(("coal", "oil", "garbage", "uranium"), buy.amounts, strict=True) if n)
     cost = g.purchase_cost(YOU, **{r: n})
     g.apply(buy)
-    assert log_lines(g)[-1] == f"You buys {n} {r} for {cost} Elektro."
-    assert not any(line.startswith("You asks for") for line in log_lines(g))
+    assert log_lines(g)[-1] == f"You buy {n} {r} for {cost} Elektro."
+    assert not any(line.startswith("You ask for") for line in log_lines(g))
 
 
 def test_a_build_shows_one_sentence_per_house_and_not_the_decision():
@@ -51,8 +51,8 @@ def test_a_build_shows_one_sentence_per_house_and_not_the_decision():
     city = next(a.cities[0] for a in g.legal_actions() if isinstance(a, Build))
     cost = g.build_cost(YOU, city)
     g.apply(Build(YOU, city))
-    assert log_lines(g)[-1] == f"You builds in {city} for {cost} Elektro."
-    assert f"You adds {city}." not in log_lines(g)
+    assert log_lines(g)[-1] == f"You build in {city} for {cost} Elektro."
+    assert f"You add {city}." not in log_lines(g)
 
 
 def test_powering_shows_the_run_and_the_income_once():
@@ -60,8 +60,8 @@ def test_powering_shows_the_run_and_the_income_once():
     run = next(a for a in g.legal_actions() if isinstance(a, Power))
     g.apply(run)
     lines = [x for x in log_lines(g) if x.startswith("You ")]
-    assert lines[-2].startswith("You runs ") and re.fullmatch(r"You earns \d+ Elektro\.", lines[-1])
-    assert sum(x.startswith("You runs ") for x in lines) == 1
+    assert lines[-2].startswith("You run ") and re.fullmatch(r"You earn \d+ Elektro\.", lines[-1])
+    assert sum(x.startswith("You run ") for x in lines) == 1
 
 
 def test_decisions_without_an_outcome_event_stay():
@@ -82,7 +82,7 @@ def test_no_decision_of_a_whole_game_repeats_its_outcome():
 def test_every_outcome_of_a_whole_game_is_in_the_log():
     g = whole_game(seed=4, players=4, edition="recharged")
     kinds = ("buy", "house", "powered", "income", "plant", "box")
-    outcomes = [e.text() for e in g.history if e.kind in kinds]
+    outcomes = [sentence(e) for e in g.history if e.kind in kinds]
     lines = log_lines(g)
     assert [x for x in lines if x in set(outcomes)] == outcomes
 

@@ -522,7 +522,8 @@ def test_the_outcome_shown_is_the_engines_power_outcome_R74_R76():
     assert _ticked(t) == [4, 5]
     assert f"Powers <b>{out.powered}</b>" in one(t, "pg-outcome").value
     assert f"income <b>{out.income}</b>" in one(t, "pg-outcome").value
-    assert one(t, "pg-power").description == f"Power {out.powered} cities (+{out.income})"
+    cities = "city" if out.powered == 1 else "cities"
+    assert one(t, "pg-power").description == f"Power {out.powered} {cities} (+{out.income})"
 
 
 def test_unticking_every_plant_still_earns_the_base_income_R76():

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..actions import Bid, Discard, Open, Pass
+from ..gamelog import verb
 from ..plants import PLANTS, RESOURCES
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 
@@ -113,8 +114,9 @@ class AuctionPanel(PhasePanel):
         plant, high, leader, still = running
         kids: list[w.Widget] = [
             heading(f"Auction of plant {plant}"),
-            label(note(f"<b>{esc(leader)}</b> leads at <b>{high}</b> Elektro. "
-                       f"{esc(player)} has {g.money(player)}. Still in: {esc(', '.join(still))}."))]
+            label(note(f"<b>{esc(leader)}</b> {verb(leader, 'leads')} at <b>{high}</b> Elektro. "
+                       f"{esc(player)} {verb(player, 'has')} {g.money(player)} Elektro. "
+                       f"Still in: {esc(', '.join(still))}."))]
         bids = [a.amount for a in legal if isinstance(a, Bid)]
         if bids:
             amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,

@@ -1,8 +1,8 @@
 """The live views of a table: the map (click a city) and tabs for the plant market (click a card),
 resources, players and history, each a Plotly FigureWidget refreshed in place.
 
-A view is refreshed only when what it shows changed (a cheap key from the public API), and a tab
-only when it is visible, so a click costs one or two small figure updates.
+A view is refreshed only when what it shows changed (a key of every public fact it reads: the same
+key, the same figure), and a tab only when it is visible, so a click costs one or two figure updates.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from .. import views
+from ..actions import Open
+from ..plants import PLANTS, RESOURCES
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -60,10 +62,10 @@ class Board:
         self.table = table
         self.game = g
         self.keys: dict[str, Hashable] = {}
-        # a fixed title (the status line has round and phase): the map changes only with houses,
-        # the step, the viewer and the build queue
-        base = views.map_figure(g, player=table.viewer(), height=height, title=g.map.title,
-                                link_hover=False)
+        # a fixed title (the status line has round and phase), so the map changes only with what its key
+        # holds; it opens with the panel's build plan, as every later refresh draws it
+        base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=height,
+                                title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = go.FigureWidget(base)
         keep_state(self.map)
@@ -83,26 +85,39 @@ class Board:
         self.tabs.add_class("pg-tabs")
         self.tabs.observe(lambda _c: self.refresh(), names="selected_index")
 
-    # --- keys: what each view shows, from cheap public facts ---------------------------------------
+    # --- keys: everything each view shows depends on, from cheap public facts -----------------------
     def _key(self, name: str) -> Hashable:
+        """Equal keys, equal figures: each view's key holds every fact the view reads (its title's
+        round, phase and step too), so a view is rebuilt exactly when what it shows changed
+        (tests/test_panels_fresh.py compares the table with a fresh build after every move)."""
         g, t = self.game, self.table
         who = t.viewer()
         everyone = g.participants  # the Trust builds and holds tokens too (R128-R133)
-        if name == "map":
-            houses = tuple(tuple(g.cities_of(p)) for p in everyone)
-            marks = len(g.actions) if g.phase == 0 else 0  # start-city marks (R134)
-            return (g.step, who, houses, marks, tuple(t.plan()), g.is_over)
+        when = (g.round, g.phase, g.phase_name, g.step, g.is_over)
+        if name == "map":  # a fixed title; houses, slots, the viewer's costs and the build plan
+            plan = tuple(t.plan())
+            planner = who if who is not None else g.current_player  # the plan's owner and colour
+            money = g.money(planner) if plan and planner is not None else None  # R64 in the plan
+            houses = tuple(sorted((c, tuple(o)) for c, o in g.houses().items()))
+            return (g.step, g.is_over, who, planner, plan, money, houses, tuple(g.marked_cities))
         if name == "Plant market":
+            cards = tuple(g.current_market()), tuple(g.future_market())
+            shown = [n for n in cards[0] + cards[1] if n in PLANTS]
             bid = g.auction[:3] if g.auction is not None else ()  # plant, high bid, leader
-            return (g.step, tuple(g.current_market()), tuple(g.future_market()), bid, g.round)
-        tokens = tuple(tuple(g.tokens_of(p).values()) for p in everyone)
+            openable = frozenset(a.plant for a in g.legal_actions() if isinstance(a, Open))
+            opener = g.current_player if g.phase == 2 and not bid else None  # "Bo to open a plant or pass"
+            return (when, opener, cards, bid, openable, g.discount,
+                    tuple(g.min_bid(n) for n in shown), tuple(g.fuel_cost(n) for n in shown))
+        holdings = tuple((g.money(p), tuple(g.plants_in_order(p)), tuple(g.tokens_of(p).values()),
+                          g.city_count(p)) for p in everyone)
         if name == "Resources":
-            return (g.round, g.phase, g.step, who, tokens)
+            market = (tuple(g.resource_market().values()), tuple(g.resource_supply().values()),
+                      tuple(g.next_refill().values()), tuple(g.depot_price(r) for r in RESOURCES))
+            return (when, who, market, holdings)
         if name == "Players":
-            return (g.round, g.phase, g.current_player, tokens, tuple(map(g.money, g.players)),
-                    tuple(tuple(g.plants_of(p)) for p in everyone),
-                    tuple(len(g.cities_of(p)) for p in everyone))
-        return (g.round, g.is_over)  # History: per round
+            return (when, g.current_player, tuple(g.player_order), holdings)
+        # History: per round and participant; in phase 5 each run of plants adds cities powered
+        return (when, g.current_player if g.phase == 5 else None, holdings)
 
     def _stale(self, name: str) -> bool:
         key = self._key(name)

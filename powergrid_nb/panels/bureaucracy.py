@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ..actions import Power
 from ..errors import IllegalAction
+from ..gamelog import count
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 from .auction import plant_caption
 
@@ -67,10 +68,11 @@ class PowerPanel(PhasePanel):
             kids.append(label(note(esc(e), ERROR), "pg-outcome"))
             return kids
         burn = ", ".join(f"{k} {r}" for r, k in out.burn.items() if k) or "nothing"
-        kids.append(label(f"Powers <b>{out.powered}</b> of {len(g.cities_of(player))} cities → income "
+        owned = count(len(g.cities_of(player)), "city", "cities")
+        kids.append(label(f"Powers <b>{out.powered}</b> of {owned} → income "
                           f"<b>{out.income}</b> Elektro (R76); burns {esc(burn)}", "pg-outcome"))
         action = Power(player, sorted(self.chosen), self.coal if mixes else None)
-        kids.append(button(f"Power {out.powered} cities (+{out.income})", "pg-power",
+        kids.append(button(f"Power {count(out.powered, 'city', 'cities')} (+{out.income})", "pg-power",
                            lambda: self.table.submit(action), style="success"))
         return kids
 

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..actions import BuyResources, Done
 from ..errors import IllegalAction
+from ..gamelog import possessive
 from ..plants import RESOURCES
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note
 
@@ -81,7 +82,8 @@ class ResourcesPanel(PhasePanel):
                      self._buy, style="success", disabled=total == 0 or cost is None)
         done = button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player)))
         if not rows:
-            rows = [label(note(f"{esc(player)}'s plants cannot store anything the market has now."))]
+            mine = esc(possessive(player))
+            rows = [label(note(f"{mine} plants cannot store anything the market has now."))]
         return [heading(f"{player}: buy resources ({money} Elektro)"), *rows,
                 label(cost_html, "pg-cost"), w.HBox([buy, done])]
 

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from ..actions import Bid, Open, Pass
 from ..bots import BOTS, Bot, make_bot
 from ..errors import PowerGridError
+from ..events import Decision
+from ..gamelog import possessive, verb
 from ..views.dashboard import status_text
 from ._widgets import ERROR, HUMAN, INFO, OK, PhasePanel, close_all, esc, label, note, reuse, tree
 from .auction import AuctionPanel
@@ -23,13 +26,35 @@ from .building import BuildPanel, StartCitiesPanel
 from .bureaucracy import PowerPanel
 from .resources import ResourcesPanel
 from .saves import save_policy
+from .snapshot import snapshot
 from .toolbar import GameOverPanel, Toolbar, log_html
 
 if TYPE_CHECKING:
     from ..game import Game
 
-HINTS = {0: "mark a start city", 2: "open an auction, bid or pass", 3: "buy resources, then Done",
-         4: "build cities, then Done", 5: "choose the plants to run"}
+HINTS = {0: "mark a start city", 3: "buy resources, then Done", 4: "build cities, then Done",
+         5: "choose the plants to run"}
+
+
+def hint(g: Game, legal: list[Any]) -> str:
+    """What the player to act can do now, for the status line; in an auction: whose it is, who leads,
+    and the bid the player could make."""
+    who = g.current_player
+    if g.phase != 2:
+        return HINTS.get(g.phase, "")
+    if g.discarding == who:
+        return f"over the plant limit of {g.plant_limit}: discard a plant (R36)"
+    a = g.auction
+    if a is None:
+        if any(isinstance(x, Pass) for x in legal):
+            return "open an auction or pass"
+        return "open an auction (round 1: every player buys a plant, R35)"
+    opener = next((e.player for e in reversed(g.history)
+                   if isinstance(e, Decision) and isinstance(e.action, Open)), a.leader)
+    bids = [x.amount for x in legal if isinstance(x, Bid)]
+    can = f"bid {bids[0]} or more, or pass" if bids else "pass (no higher bid within your money)"
+    return (f"{possessive(opener)} auction of plant {a.plant}, {a.leader} {verb(a.leader, 'leads')} "
+            f"at {a.bid}: {can}")
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -129,6 +154,8 @@ class Table(w.VBox):
         self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
         if self.board is not None:
             self.board.close()
+            self.board = None
+        self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
         right = w.VBox([self.actions, self.message, self.log_view],
@@ -213,13 +240,13 @@ class Table(w.VBox):
         if g is None:
             return
         who = g.current_player
-        hint = ""  # who is None once the game is over
+        what = ""  # who is None once the game is over
         if who in self.bots:
-            hint = f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
+            what = f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
         elif who is not None:
-            hint = f": {HINTS.get(g.phase, '')}"
+            what = f": {esc(hint(g, g.legal_actions()))}"
         self.status.value = (f"<div style='font-size:1.15em;padding:4px 0'><b>{esc(status_text(g))}</b>"
-                             f"{hint}</div>")
+                             f"{what}</div>")
         self.show_panel()
         self.toolbar.refresh()
         self.log_view.value = log_html(g)
@@ -255,6 +282,10 @@ class Table(w.VBox):
         if shown != old:
             self.actions.children = shown
         close_all(before + tree(kids), {id(x) for x in tree(shown)})
+
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """Everything the table shows now, as plain data (:func:`powergrid_nb.panels.snapshot.snapshot`)."""
+        return snapshot(self)
 
     def plan(self) -> list[str]:
         return self._panel.plan() if self._panel is not None else []

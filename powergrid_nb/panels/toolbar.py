@@ -13,7 +13,7 @@ import ipywidgets as w
 from ..errors import PowerGridError
 from ..events import Event, PhaseBegins
 from ..game import Game
-from ..gamelog import log_entries
+from ..gamelog import count, log_entries, sentence, verb
 from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
 from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
 
@@ -23,8 +23,8 @@ LOG_LINES = 40  # the newest lines shown; the box scrolls, its newest line at th
 def _entry(e: Event) -> str:
     if isinstance(e, PhaseBegins):  # a heading for each phase and round
         gap = "8px" if e.number == 1 else "4px"
-        return f"<div style='margin-top:{gap};font-weight:bold;color:#444444'>{esc(e.text())}</div>"
-    return f"<div>{esc(e.text())}</div>"
+        return f"<div style='margin-top:{gap};font-weight:bold;color:#444444'>{esc(sentence(e))}</div>"
+    return f"<div>{esc(sentence(e))}</div>"
 
 
 def log_html(g: Game, n: int = LOG_LINES) -> str:
@@ -165,10 +165,12 @@ class GameOverPanel(PhasePanel):
 
     def render(self, g: Game, player: str | None, legal: list[Any]) -> list[w.Widget]:
         scores = g.scores()
-        rows = "".join(f"<li><b>{esc(p)}</b>: powers {scores[p]} cities, {g.money(p)} Elektro, "
-                       f"{len(g.cities_of(p))} cities</li>" for p in g.ranking())
+        rows = "".join(f"<li><b>{esc(p)}</b>: powers {count(scores[p], 'city', 'cities')}, {g.money(p)} "
+                       f"Elektro, {count(len(g.cities_of(p)), 'city', 'cities')} owned</li>"
+                       for p in g.ranking())
         won = " and ".join(g.winners)
-        return [heading(f"Game over: {won} win{'s' if len(g.winners) == 1 else ''}"),
+        wins = verb(won, "wins") if len(g.winners) == 1 else "win"
+        return [heading(f"Game over: {won} {wins}"),
                 label(f"<ol>{rows}</ol>", "pg-ranking"),
                 label(note("Undo to step back, or start a new game.")),
                 button("New game", "pg-new-after", self.table.show_setup, style="success")]

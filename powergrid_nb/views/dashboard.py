@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..gamelog import verb
 from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
 from .map import fit_ranges
 from .players import player_label
@@ -34,7 +35,9 @@ def status_text(g: Game) -> str:
 def auction_text(g: Game) -> str:
     """The auction running now, if any: "Auction: plant 13, Bo leads at 15 Elektro"."""
     a = g.auction
-    return "" if a is None else f"Auction: plant {a.plant}, {a.leader} leads at {a.bid} Elektro"
+    if a is None:
+        return ""
+    return f"Auction: plant {a.plant}, {a.leader} {verb(a.leader, 'leads')} at {a.bid} Elektro"
 
 
 def _ratio(g: Game) -> float:

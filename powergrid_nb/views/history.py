@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..timeline import auctions_frame, market_history_frame, rounds_frame
-from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, view
+from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, refreshing, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -99,18 +99,20 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
                           y0=0, y1=1, fillcolor="#F0F0F0", line=dict(width=0), layer="below")
     if not live:  # game over: an invisible placeholder, so update() leaves the same (non-empty) shape list
         fig.add_shape(type="rect", xref="x", yref="y domain", x0=1, x1=1, y0=0, y1=0, visible=False)
-    zero = dict(rangemode="tozero", autorangeoptions=dict(include=[0, 5]))  # integer ticks when small
-    rounds = dict(title_text="round", dtick=1, tick0=1, autorangeoptions=dict(include=[1, 2], clipmin=0.5))
-    for k, (col, _) in enumerate(PANELS):
-        fig.update_xaxes(**rounds, row=k // 2 + 1, col=k % 2 + 1)
-        fig.update_yaxes(title_text="Elektro" if col in ("money", "income") else "cities", **zero,
-                         row=k // 2 + 1, col=k % 2 + 1)
-    fig.update_xaxes(**rounds, row=3, col=1)
-    fig.update_yaxes(title_text="Elektro", **zero, row=3, col=1)
-    fig.update_xaxes(title_text="plant number = face value (Elektro)", **zero, row=3, col=2)
-    # a little room under 0, so the Trust's free takes (price 0) are not cut by the axis
-    fig.update_yaxes(title_text="price paid (Elektro)", autorangeoptions=dict(include=[-1.5, 10]),
-                     zeroline=True, row=3, col=2)
+    if not refreshing():  # update() leaves the axes as built
+        zero = dict(rangemode="tozero", autorangeoptions=dict(include=[0, 5]))  # integer ticks when small
+        rounds = dict(title_text="round", dtick=1, tick0=1,
+                      autorangeoptions=dict(include=[1, 2], clipmin=0.5))
+        for k, (col, _) in enumerate(PANELS):
+            fig.update_xaxes(**rounds, row=k // 2 + 1, col=k % 2 + 1)
+            fig.update_yaxes(title_text="Elektro" if col in ("money", "income") else "cities", **zero,
+                             row=k // 2 + 1, col=k % 2 + 1)
+        fig.update_xaxes(**rounds, row=3, col=1)
+        fig.update_yaxes(title_text="Elektro", **zero, row=3, col=1)
+        fig.update_xaxes(title_text="plant number = face value (Elektro)", **zero, row=3, col=2)
+        # a little room under 0, so the Trust's free takes (price 0) are not cut by the axis
+        fig.update_yaxes(title_text="price paid (Elektro)", autorangeoptions=dict(include=[-1.5, 10]),
+                         zeroline=True, row=3, col=2)
     state = "game over" if g.is_over else \
         f"round {g.round}, {g.phase_name} · shaded: round {g.round}, still in progress (values so far)"
     base_layout(fig, f"History · {state}", height=height, legend=dict(groupclick="togglegroup"))

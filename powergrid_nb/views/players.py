@@ -9,7 +9,7 @@ from plotly.subplots import make_subplots
 
 from ..frames import owned_plants_frame
 from ..plants import RESOURCES
-from ._base import base_layout, player_color, to_int, view
+from ._base import base_layout, player_color, refreshing, to_int, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -91,12 +91,13 @@ def players_figure(g: Game, *, height: int = 420) -> go.Figure:
                    align="left", font=dict(size=13, color=[colors, ["#000000"] * len(names),
                                                            ["#000000"] * len(names)]),
                    height=28)), row=1, col=3)
-    # room between the names and the bars; whole-number city ticks
-    fig.update_yaxes(autorange="reversed", automargin=True, ticksuffix="  ", row=1, col=1)
-    fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=2)
-    fig.update_xaxes(title_text="cities", rangemode="tozero", tickformat="d",
-                     autorangeoptions=dict(include=[0, 4]), row=1, col=1)
-    fig.update_xaxes(title_text="Elektro", rangemode="tozero", row=1, col=2)
+    if not refreshing():  # update() leaves the axes as built
+        # room between the names and the bars; whole-number city ticks
+        fig.update_yaxes(autorange="reversed", automargin=True, ticksuffix="  ", row=1, col=1)
+        fig.update_yaxes(autorange="reversed", showticklabels=False, row=1, col=2)
+        fig.update_xaxes(title_text="cities", rangemode="tozero", tickformat="d",
+                         autorangeoptions=dict(include=[0, 4]), row=1, col=1)
+        fig.update_xaxes(title_text="Elektro", rangemode="tozero", row=1, col=2)
     who = [f"{g.current_player} to act"] if g.current_player else []
     base_layout(fig, " · ".join(["Players", f"round {g.round}", g.phase_name, *who]), height=height,
                 barmode="group", showlegend=False)

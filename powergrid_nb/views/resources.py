@@ -17,8 +17,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..frames import price_ladder_frame
+from ..gamelog import verb
 from ..plants import RESOURCES
-from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
+from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, refreshing, to_int, view
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -170,20 +171,23 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
         data.append(go.Scatter(x=[None], y=[None], name=name, legendgroup=group, hoverinfo="skip",
                                showlegend=group != "player" or player is not None, **style))
     fig.add_traces(data)
-    axes["yaxis"]["title_text"] = "price (Elektro)"
-    axes["yaxis5"]["title_text"] = "total cost (Elektro)"
-    fig.update_layout(axes)
+    if not refreshing():  # update() leaves the axes as built
+        axes["yaxis"]["title_text"] = "price (Elektro)"
+        axes["yaxis5"]["title_text"] = "total cost (Elektro)"
+        fig.update_layout(axes)
     fig.update_annotations(font_size=14)  # subplot titles
     fig.layout.annotations = list(fig.layout.annotations) + notes
     fig.layout.shapes = shapes
     title = f"Resource market · round {g.round}, phase {g.phase} ({g.phase_name}), step {g.step}"
     if player is not None:
-        title += f" · {player} has {money} Elektro"
+        title += f" · {player} {verb(player, 'has')} {money} Elektro"
     # Nothing is written over the curves: the market's numbers are in the column titles (up to four
     # lines, so the title sits at the very top); under the x axes the legend, then the player's notes.
     margin = dict(l=60, r=20, t=145, b=140)
     base_layout(fig, title, height=height, hovermode="closest", legend=dict(
         orientation="h", x=0, xanchor="left", y=-LEGEND_PX / max(1, height - margin["t"] - margin["b"]),
         yanchor="top"))
-    fig.update_layout(margin=margin, title=dict(yref="container", y=0.985, yanchor="top"))
+    fig.update_layout(title=dict(yref="container", y=0.985, yanchor="top"))
+    if not refreshing():
+        fig.update_layout(margin=margin)
     return fig
