@@ -56,8 +56,8 @@ _FUEL_INDEX = {"coal": COAL, "oil": OIL, "garbage": GARBAGE, "uranium": URANIUM}
 _NEEDS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
 _SUBSETS: dict[tuple[int, ...], list[tuple[tuple[int, ...], tuple[int, int, int, int, int]]]] = {}
 _CAPS: dict[tuple[int, ...], tuple[int, int, int, int, int]] = {}
-_CACHE_SIZE = 2_000  # memo entries kept before a memo starts afresh (bounded memory)
-_SUBSETS_SIZE = 400  # fewer: each entry holds every subset of a plant set (a game uses far fewer)
+_CACHE_SIZE = 1_000  # memo entries kept before a memo starts afresh (bounded memory)
+_SUBSETS_SIZE = 200  # fewer: each entry holds every subset of a plant set (a game uses far fewer)
 
 
 def capacities(plants: Iterable[int]) -> tuple[int, int, int, int, int]:

@@ -35,7 +35,7 @@ from powergrid_nb.panels.board import TABS
 from powergrid_nb.plants import RESOURCES
 
 BOT_DELAY = 3600  # the bots' timer never fires by itself: the test fires it (one bot move at a time)
-TAB_WEIGHTS = (4, 2, 2, 1)  # Plant market, Resources, Players, History
+TAB_WEIGHTS = (4, 2, 2, 1, 1)  # Plant market, Resources, Players, History, Rules
 
 
 def _set(widget: w.Widget, value: object, clicked: Callable[[str], None], what: str) -> None:

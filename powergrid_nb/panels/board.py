@@ -17,11 +17,13 @@ import plotly.graph_objects as go
 from .. import views
 from ..actions import Open
 from ..plants import PLANTS, RESOURCES
+from .rules import RulesView
 
 if TYPE_CHECKING:
     from ..game import Game
 
-TABS = ("Plant market", "Resources", "Players", "History")
+FIGURE_TABS = ("Plant market", "Resources", "Players", "History")
+TABS = (*FIGURE_TABS, "Rules")  # Rules: the rules of the phase being played (panels/rules.py)
 
 
 def keep_state(fig: go.FigureWidget) -> None:
@@ -75,7 +77,8 @@ class Board:
             elif trace.legendgroup in ("slots", "players") and trace.hoverinfo != "skip":
                 trace.on_click(self._slot_click)  # a slot or a house is a click on its city
         self.keys["map"] = self._key("map")  # just built: the first refresh need not redo it
-        self.figures: dict[str, go.FigureWidget | None] = dict.fromkeys(TABS)
+        self.figures: dict[str, go.FigureWidget | None] = dict.fromkeys(FIGURE_TABS)
+        self.rules = RulesView()
         self.builders: dict[str, Callable[[Game], go.Figure]] = {
             "Plant market": lambda g: views.plants_figure(g, height=430),
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
@@ -133,6 +136,10 @@ class Board:
         if self._stale("map"):
             synced_update(self.map, g, player=self.table.viewer(), plan=self.table.plan())
         name = TABS[self.tabs.selected_index or 0]
+        if name == "Rules":
+            self.rules.refresh(g)
+            self.tabs.children[TABS.index(name)].children = [self.rules.widget]
+            return
         if not self._stale(name):
             return
         fig = self.figures[name]

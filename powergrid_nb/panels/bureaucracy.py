@@ -12,6 +12,7 @@ from ..errors import IllegalAction
 from ..gamelog import count
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 from .auction import plant_caption
+from .rules import error_html
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -65,7 +66,7 @@ class PowerPanel(PhasePanel):
         try:
             out = g.power_outcome(player, sorted(self.chosen), self.coal if mixes else None)
         except IllegalAction as e:
-            kids.append(label(note(esc(e), ERROR), "pg-outcome"))
+            kids.append(label(note(error_html(e), ERROR), "pg-outcome"))
             return kids
         burn = ", ".join(f"{k} {r}" for r, k in out.burn.items() if k) or "nothing"
         owned = count(len(g.cities_of(player)), "city", "cities")

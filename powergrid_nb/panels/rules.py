@@ -52,6 +52,13 @@ def phase_rules_html(g: Game) -> str:
             f" — {g.edition} edition</h4>{''.join(rule_html(r) for r in shown)}</div>")
 
 
+def error_html(e: Exception) -> str:
+    """An engine error for the table's message line: what was wrong, then the broken rule in words."""
+    first, _, rest = str(e).partition("\n")
+    more = f"<div style='font-size:0.9em;color:#444;margin-top:2px'>{html.escape(rest)}</div>" if rest else ""
+    return f"{html.escape(first)}{more}"
+
+
 class RulesView:
     """A box with a rule lookup (type R58 or O23) over the rules of the current phase."""
 

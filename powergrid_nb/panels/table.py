@@ -25,6 +25,7 @@ from .board import Board
 from .building import BuildPanel, StartCitiesPanel
 from .bureaucracy import PowerPanel
 from .resources import ResourcesPanel
+from .rules import error_html
 from .saves import save_policy
 from .snapshot import snapshot
 from .toolbar import GameOverPanel, Toolbar, log_html
@@ -193,7 +194,7 @@ class Table(w.VBox):
         try:
             g.apply(action)
         except PowerGridError as e:
-            self.say(esc(e), ERROR)
+            self.say(error_html(e), ERROR)
             self.refresh()
             return False
         self.say("")
