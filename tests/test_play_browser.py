@@ -47,7 +47,7 @@ def house_points(table: Any, player: str) -> list[list[float]]:
     }""", player)
 
 
-MONEY = re.compile(r"You(?: has |: [a-z ]+\()(\d+)")  # "You has 50", "You: build (38 Elektro)"
+MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: build (38 Elektro)"
 
 
 def test_lab_play_a_round_by_clicking(browser) -> None:
@@ -99,7 +99,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             houses = house_points(table, "You")
             assert houses is not None and len(houses) == 2, f"the map should show 2 houses of You: {houses}"
             text = "\n".join(log)
-            for move in ("You opens an auction", "You buys", "You builds in", "You runs"):
+            for move in ("You open an auction", "You buy", "You build in", "You run"):
                 assert move in text, f"{move!r} not in the game log:\n{text}"
             assert len(set(money)) > 1, f"the human's money never changed in the panels: {money}"
             slow = [c for c in drv.clicks if c.frame_ms is None or c.frame_ms > 5000]
@@ -125,13 +125,14 @@ def test_voila_start_and_open_an_auction(browser) -> None:
             before = drv.status()
             assert before.startswith("Round 1 · Step 1 · Phase: auction"), before
             page.screenshot(path=str(SHOTS / "voila_02_started.png"))
-            drv.play(lambda: drv.status() != before, max_turns=10)
+            # until the auction phase is over (the status line changes within it: whose auction, the bid)
+            drv.play(lambda: not drv.status().startswith("Round 1 · Step 1 · Phase: auction"), max_turns=10)
             page.screenshot(path=str(SHOTS / "voila_03_moved.png"))
 
             kinds = [c.kind for c in drv.clicks]
             assert "open" in kinds, f"the human never opened an auction: {kinds}"
             assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
-            assert "You opens an auction" in table.locator(".pg-log").inner_text()
+            assert "You open an auction" in table.locator(".pg-log").inner_text()
             watch.check()
         except Exception:
             page.screenshot(path=str(SHOTS / "voila_failure.png"))
