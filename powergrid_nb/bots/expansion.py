@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from operator import add
 from typing import TYPE_CHECKING, Any
 
+from ..network import city_index
+
 if TYPE_CHECKING:
     from ..game import Game
 
@@ -34,18 +36,9 @@ def next_city(g: Game, player: str, after: list[str], links: list[int]) -> tuple
     return low, min([city for city, cost in slots.items() if cost == low])
 
 
-_CIDX: dict[int, tuple[object, dict[str, int]]] = {}
-
-
 def _index_of(g: Game) -> dict[str, int]:
-    """Play-area city -> its index in :meth:`Game.distance_table` (memoised per table)."""
-    cities, dist = g.distance_table()
-    hit = _CIDX.get(id(dist))
-    if hit is None or hit[0] is not dist:
-        if len(_CIDX) > 64:
-            _CIDX.clear()
-        hit = _CIDX[id(dist)] = (dist, {c: i for i, c in enumerate(cities)})
-    return hit[1]
+    """Play-area city -> its index in :meth:`Game.distance_table` (``network.city_index``, memoised)."""
+    return city_index(g.distance_table()[0])
 
 
 
