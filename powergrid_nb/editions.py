@@ -151,11 +151,15 @@ class Recharged(Edition):
     def min_bid(self, g: Game, plant: int) -> int:
         return 1 if plant == g.s.discount else plant  # R40
 
-    def start_phase2(self, g: Game) -> None:
+    def discount_plant(self, g: Game) -> int | None:
+        """R40: the plant the discount token goes on as phase 2 begins (O13: none on an empty market)."""
         cur = current_market(g)
-        g.s.discount = cur[0] if cur else None  # R40 (O13: no token on an empty market)
-        if cur:
-            g._event(Discount, cur[0], "R40")
+        return cur[0] if cur else None
+
+    def start_phase2(self, g: Game) -> None:
+        g.s.discount = self.discount_plant(g)
+        if g.s.discount is not None:
+            g._event(Discount, g.s.discount, "R40")
 
     def after_sale_draw(self, g: Game, card: int | None) -> None:
         """R42 (O7): a first replacement below the discounted plant is boxed, the token removed."""

@@ -173,6 +173,8 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
     hist = _history_from(top.get("history", list, []), version)
     g = Game(ctx, s, hist)
+    if s.discount == PLACE_DISCOUNT:
+        s.discount = ctx.edition.discount_plant(g)
     _check_invariants(g)
     if s.phase == 1:  # a position at the start of phase 1: the round begins now
         rounds.enter(g, 1)
@@ -286,6 +288,9 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     return s
 
 
+PLACE_DISCOUNT = -1  # a discount left out at the start of a Recharged phase 2: the edition places it
+
+
 def _discount(r: _Reader, ctx: Any, s: State) -> int | None:
     """The discount token (R40-R44): as given; left out, filled in where the rules fix it (the start of
     a Recharged phase 2: the lowest plant), else absent outside phase 2 (R44), else refused."""
@@ -305,8 +310,7 @@ def _discount(r: _Reader, ctx: Any, s: State) -> int | None:
         raise r.fail("a Recharged position in phase 2 must say where the discount token lies: the "
                      "plant it is on, or null once it was sold or boxed (R40-R43); it can be left out "
                      "only at the start of phase 2 (without auction_round)", "discount")
-    plants = [c for c in s.market if c != STEP3]
-    return min(plants) if plants else None  # R40 (O13: no token on an empty market)
+    return PLACE_DISCOUNT  # placed by the edition once the game is built (R40)
 
 
 def _check_invariants(g: Game) -> None:
