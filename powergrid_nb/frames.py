@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = [
-    "HISTORY_COLUMNS", "cities_frame", "connections_frame", "history_frame", "owned_plants_frame",
-    "plants_frame", "players_frame", "price_ladder_frame", "refill_preview", "resources_frame",
+    "HISTORY_COLUMNS", "cities_frame", "cities_rows", "connections_frame", "connections_rows",
+    "history_frame", "owned_plants_frame", "plants_frame", "plants_rows", "players_frame",
+    "price_ladder_frame", "refill_preview", "resources_frame",
 ]
 
 STORAGE_COLUMNS = tuple(f"storage_{k}" for k in STORAGE)
@@ -108,6 +109,22 @@ def fuel_cost(g: Game, plant: int) -> int | None:
 def plants_frame(g: Game) -> pd.DataFrame:
     """One row per card of the plant market, cheapest first; the Step 3 card (when there) has
     ``plant`` <NA> and ``is_step3`` True. ``biddable_now``: the player to act may open it now."""
+    columns = ["plant", "fuel", "tokens", "cities", "storage", "market", "position", "is_step3",
+               "min_bid", "discounted", "biddable_now", "in_auction", "high_bid", "leader",
+               "cities_per_token", "fuel_cost_now", "fuel_cost_per_city"]
+    df = _typed(plants_rows(g), columns, {
+        **dict.fromkeys(["plant", "tokens", "cities", "storage", "position", "min_bid", "high_bid",
+                         "fuel_cost_now"], "Int64"),
+        **dict.fromkeys(["is_step3", "discounted", "biddable_now", "in_auction"], bool),
+        "cities_per_token": float, "fuel_cost_per_city": float, "leader": "string"})
+    df["fuel"] = _fuel(list(df["fuel"]))
+    df["market"] = _cat(list(df["market"]), ["current", "future"], ordered=True)
+    return df
+
+
+def plants_rows(g: Game) -> list[dict[str, Any]]:
+    """The rows of :func:`plants_frame` as plain dicts (missing values <NA> or NaN): for code that
+    reads them many times a second (the table's plant market), without building a frame."""
     current = g.current_market()
     openable = {a.plant for a in g.legal_actions() if isinstance(a, Open)}
     auction, discount = g.auction, g.discount
@@ -133,17 +150,7 @@ def plants_frame(g: Game) -> pd.DataFrame:
                        fuel_cost_now=_na(cost),
                        fuel_cost_per_city=float("nan") if cost is None else cost / p.cities)
         rows.append(row)
-    columns = ["plant", "fuel", "tokens", "cities", "storage", "market", "position", "is_step3",
-               "min_bid", "discounted", "biddable_now", "in_auction", "high_bid", "leader",
-               "cities_per_token", "fuel_cost_now", "fuel_cost_per_city"]
-    df = _typed(rows, columns, {
-        **dict.fromkeys(["plant", "tokens", "cities", "storage", "position", "min_bid", "high_bid",
-                         "fuel_cost_now"], "Int64"),
-        **dict.fromkeys(["is_step3", "discounted", "biddable_now", "in_auction"], bool),
-        "cities_per_token": float, "fuel_cost_per_city": float, "leader": "string"})
-    df["fuel"] = _fuel(list(df["fuel"]))
-    df["market"] = _cat(list(df["market"]), ["current", "future"], ordered=True)
-    return df
+    return rows
 
 
 def owned_plants_frame(g: Game) -> pd.DataFrame:
@@ -232,6 +239,19 @@ def cities_frame(g: Game, player: str | None = None) -> pd.DataFrame:
     """One row per city of the whole map (file order); index: city. With ``player``: what that
     player would pay to add each city now (``build_cost``, <NA> when not allowed, R56-R60)."""
     slots = [f"slot_{p}" for p in g.rules.tables["build_prices"]]
+    columns = ["city", "region", "lat", "lon", "in_play", "marked", "houses", *slots, "open_slots",
+               "owners"] + (["build_cost", "affordable"] if player is not None else [])
+    dtypes = {"city": "string", "lat": float, "lon": float, "in_play": bool, "marked": bool,
+              "houses": "Int64", "open_slots": "Int64", "build_cost": "Int64", "affordable": bool,
+              **dict.fromkeys(slots, "string")}
+    df = _typed(cities_rows(g, player), columns, dtypes, index="city")
+    df["region"] = _cat(list(df["region"]), g.map.regions)
+    return df
+
+
+def cities_rows(g: Game, player: str | None = None) -> list[dict[str, Any]]:
+    """The rows of :func:`cities_frame` as plain dicts (missing values <NA>), without the frame."""
+    slots = [f"slot_{p}" for p in g.rules.tables["build_prices"]]
     houses, in_play, marked, step = g.houses(), set(g.play_area), set(g.marked_cities), g.step
     costs = g.build_costs(player) if player is not None else {}
     money = g.money(player) if player is not None else 0
@@ -249,23 +269,20 @@ def cities_frame(g: Game, player: str | None = None) -> pd.DataFrame:
             row["build_cost"] = _na(cost)
             row["affordable"] = cost is not None and cost <= money
         rows.append(row)
-    columns = ["city", "region", "lat", "lon", "in_play", "marked", "houses", *slots, "open_slots",
-               "owners"] + (["build_cost", "affordable"] if player is not None else [])
-    dtypes = {"city": "string", "lat": float, "lon": float, "in_play": bool, "marked": bool,
-              "houses": "Int64", "open_slots": "Int64", "build_cost": "Int64", "affordable": bool,
-              **dict.fromkeys(slots, "string")}
-    df = _typed(rows, columns, dtypes, index="city")
-    df["region"] = _cat(list(df["region"]), g.map.regions)
-    return df
+    return rows
 
 
 def connections_frame(g: Game) -> pd.DataFrame:
     """One row per connection of the map; ``in_play``: both ends in the play area (R4)."""
-    inside = set(g.play_area)
-    rows = [{"city_a": a, "city_b": b, "cost": c, "in_play": a in inside and b in inside}
-            for a, b, c in g.map.connections]
-    return _typed(rows, ["city_a", "city_b", "cost", "in_play"],
+    return _typed(connections_rows(g), ["city_a", "city_b", "cost", "in_play"],
                   {"city_a": "string", "city_b": "string", "cost": "Int64", "in_play": bool})
+
+
+def connections_rows(g: Game) -> list[dict[str, Any]]:
+    """The rows of :func:`connections_frame` as plain dicts, without the frame."""
+    inside = set(g.play_area)
+    return [{"city_a": a, "city_b": b, "cost": c, "in_play": a in inside and b in inside}
+            for a, b, c in g.map.connections]
 
 
 # --- history ---------------------------------------------------------------------------------

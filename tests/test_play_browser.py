@@ -104,6 +104,16 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             assert len(set(money)) > 1, f"the human's money never changed in the panels: {money}"
             slow = [c for c in drv.clicks if c.frame_ms is None or c.frame_ms > 5000]
             assert not slow, f"clicks that took over 5 s to show: {slow}"
+            # the click guard: a press on a table's button is handled before the notebook sees it (no
+            # cell selection and focus pass per click); text fields and menus still take the press
+            pressed = table.evaluate("""root => [...root.querySelectorAll('button, input, select')]
+              .map(el => {
+                const e = new MouseEvent('mousedown', {bubbles: true, cancelable: true, button: 0});
+                el.dispatchEvent(e);
+                return [el.tagName, e.defaultPrevented];
+            })""")
+            assert all(handled == (tag == "BUTTON") for tag, handled in pressed), pressed
+            assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
             watch.check()
         except Exception:
             page.screenshot(path=str(SHOTS / "lab_failure.png"))

@@ -9,6 +9,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
+import anywidget
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
@@ -165,3 +166,34 @@ class PhasePanel:
 
     def plant_clicked(self, plant: int) -> None:
         self.table.say(f"plant {plant}: plants are chosen in the auction phase", INFO)
+
+
+_GUARD_JS = """
+function guard(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  if (event.button === 0 && target && target.closest('.pg-table')
+      && target.closest('button, .lm-TabBar-tab')) {
+    event.preventDefault();
+  }
+}
+export default {
+  render() {
+    if (!window.__pgClickGuard) {
+      window.__pgClickGuard = true;
+      document.addEventListener('mousedown', guard, true);
+    }
+  },
+};
+"""
+
+
+class ClickGuard(anywidget.AnyWidget):
+    """Keeps a mouse press on a table's button or tab from selecting the notebook cell around it.
+
+    On every mousedown in a cell, JupyterLab makes the cell active and focuses it, a style and layout
+    pass over the whole notebook that held each click back some 40-50 ms before its message left the
+    page. A button needs neither: the press is marked handled (the notebook skips handled presses), so
+    the button takes no focus but its click fires as before; keyboard focus is untouched. Shown once
+    anywhere on a page, it serves every table there (Voila has no cells: nothing changes)."""
+
+    _esm = _GUARD_JS

@@ -19,7 +19,21 @@ from ..errors import PowerGridError
 from ..events import Decision
 from ..gamelog import possessive, verb
 from ..views.dashboard import status_text
-from ._widgets import ERROR, HUMAN, INFO, OK, PhasePanel, close_all, esc, label, note, reuse, tree
+from ._widgets import (
+    ERROR,
+    HUMAN,
+    INFO,
+    OK,
+    ClickGuard,
+    PhasePanel,
+    close_all,
+    esc,
+    label,
+    note,
+    reuse,
+    shared,
+    tree,
+)
 from .auction import AuctionPanel
 from .board import Board
 from .building import BuildPanel, StartCitiesPanel
@@ -100,6 +114,7 @@ class Table(w.VBox):
         self.actions = w.VBox(layout=w.Layout(min_width="380px", max_width="460px"))
         self.actions.add_class("pg-panel")
         self.log_view = label(cls="pg-log")
+        self.guard = ClickGuard(layout=shared(w.Layout, display="none"))
         self.saves = save_policy(app, saves)
         self.app = self.saves.app
         self.toolbar = Toolbar(self)
@@ -164,7 +179,7 @@ class Table(w.VBox):
         self.children = [self.status, self.toolbar.widget,
                          w.HBox([w.Box([self.board.map], layout=w.Layout(flex="1 1 auto", min_width="520px")),
                                  right], layout=w.Layout(width="100%")),
-                         self.board.tabs]
+                         self.board.tabs, self.guard]
         self.say("")
         self.refresh()
         self.run_bots()
@@ -175,7 +190,7 @@ class Table(w.VBox):
 
         self._cancel()
         form = SetupForm(on_start=self._start_from_form, on_cancel=self._cancel_setup if self.game else None)
-        self.children = [form]
+        self.children = [form, self.guard]
 
     def _start_from_form(self, game: Game, bots: dict[str, str], delay: float) -> None:
         self.delay = delay

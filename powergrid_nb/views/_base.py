@@ -60,10 +60,57 @@ def view(name: str) -> Callable[[Callable[..., go.Figure]], Callable[..., go.Fig
     return wrap
 
 
+class Sketch:
+    """A view's figure while :func:`update` refreshes: its traces, annotations, shapes and title as
+    plain dicts, with the few figure methods the views use. Building plotly objects for a figure that
+    is only compared with the one shown was most of a refresh's cost."""
+
+    def __init__(self, data: Any = None) -> None:
+        self.data: list[dict] = []
+        self.layout: dict[str, Any] = {}
+        self.add_traces(list(data or []))
+
+    def add_trace(self, trace: Any, row: int | None = None, col: int | None = None) -> Sketch:
+        if row is not None or col is not None:
+            raise TypeError("a Sketch has no subplots: build a subplot view with go.Figure")
+        self.data.append(_plain(trace))
+        return self
+
+    def add_traces(self, traces: list[Any]) -> Sketch:
+        self.data += [_plain(t) for t in traces]
+        return self
+
+    def update_layout(self, dict1: dict | None = None, overwrite: bool = False, **kwargs: Any) -> Sketch:
+        for key, value in {**(dict1 or {}), **kwargs}.items():
+            self.layout[key] = list(value) if key in ("annotations", "shapes") else value
+        return self
+
+    def add_annotation(self, arg: dict | None = None, **kwargs: Any) -> Sketch:
+        self.layout.setdefault("annotations", []).append({**(arg or {}), **kwargs})
+        return self
+
+    def add_shape(self, arg: dict | None = None, **kwargs: Any) -> Sketch:
+        self.layout.setdefault("shapes", []).append({**(arg or {}), **kwargs})
+        return self
+
+    def update_xaxes(self, *_args: Any, **_kwargs: Any) -> Sketch:  # update() keeps the shown axes
+        return self
+
+    update_yaxes = update_xaxes
+
+
+def _plain(trace: Any) -> dict:
+    """A trace as the dict of what it sets (a dict is taken as it is, "scatter" by default)."""
+    if isinstance(trace, dict):
+        return trace if "type" in trace else {"type": "scatter", **trace}
+    return trace.to_plotly_json()
+
+
 def new_figure(data: Any = None) -> go.Figure:
-    """A view's figure. Inside :func:`update` it is not validated: it is only the source of the
-    properties copied into the figure being refreshed, which validates what it takes (half the cost)."""
-    return go.Figure(data, _validate=not _REFRESHING.get())
+    """A view's figure (traces may be plotly objects or dicts). Inside :func:`update` it is a
+    :class:`Sketch`: only the source of the properties copied into the figure being refreshed, which
+    validates what it takes."""
+    return Sketch(data) if _REFRESHING.get() else go.Figure(data)
 
 
 def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
@@ -84,26 +131,37 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
     if len(fresh.data) != len(fig.data):
         raise ValueError(f"the {meta['view']} view now has {len(fresh.data)} traces, the figure "
                          f"{len(fig.data)}: build a new figure for this game")
+    data, items, title = _parts(fresh)
     # Only what changed is set: validating and sending unchanged traces is most of a refresh's cost.
     with fig.batch_update():
-        for old, new in zip(fig.data, fresh.data, strict=True):
-            props, before = dict(_props(new)), _props(old)
-            for key in before:  # clear what the fresh trace no longer sets
-                if key not in props and key not in ("type", "uid"):
-                    props[key] = None
-            changed = {k: v for k, v in props.items() if k != "uid" and before.get(k) != v}
+        for old, props in zip(fig.data, data, strict=True):
+            before = _props(old)
+            changed = {k: v for k, v in props.items() if k not in ("type", "uid") and before.get(k) != v}
+            # clear what the fresh trace no longer sets
+            changed.update({k: None for k in before if k not in props and k not in ("type", "uid")})
             if changed:
                 old.update(changed, overwrite=True)
-        emptied = [key for key in ("annotations", "shapes") if fresh.layout[key] == () != fig.layout[key]]
+        emptied = [key for key in ("annotations", "shapes") if not items[key] and fig.layout[key]]
         for key in ("annotations", "shapes"):
             if key not in emptied:
-                _update_items(fig.layout, key, fresh.layout[key])
-        if fig.layout.title.to_plotly_json() != fresh.layout.title.to_plotly_json():
-            fig.layout.title = fresh.layout.title
+                _update_items(fig.layout, key, items[key])
+        if fig.layout.title.to_plotly_json() != title:
+            fig.layout.title = title
         fig.layout.meta = {"view": meta["view"], "args": args}
     for key in emptied:  # unset, as a fresh figure has it (inside a batch, plotly would keep an empty list)
         fig.layout[key] = None
     return fig
+
+
+def _parts(fresh: go.Figure | Sketch) -> tuple[list[dict], dict[str, list[dict]], dict]:
+    """What update() copies from a fresh build: each trace's, annotation's and shape's properties as
+    set, and the title."""
+    if isinstance(fresh, Sketch):
+        return (fresh.data, {k: fresh.layout.get(k, []) for k in ("annotations", "shapes")},
+                fresh.layout.get("title", {}))
+    return ([_props(t) for t in fresh.data],
+            {k: [_props(o) for o in fresh.layout[k]] for k in ("annotations", "shapes")},
+            fresh.layout.title.to_plotly_json())
 
 
 def _props(obj: Any) -> dict[str, Any]:
@@ -112,15 +170,15 @@ def _props(obj: Any) -> dict[str, Any]:
     return obj._props or {}
 
 
-def _update_items(layout: Any, key: str, fresh: tuple) -> None:
+def _update_items(layout: Any, key: str, fresh: list[dict]) -> None:
     """Annotations or shapes: item by item when their number is unchanged (a browser redraws just
     the changed ones), else the whole list (merging would keep items the fresh figure no longer has)."""
     items = layout[key]
     if len(items) != len(fresh):
         layout[key] = fresh
         return
-    for old, new in zip(items, fresh, strict=True):
-        props, before = _props(new), _props(old)
+    for old, props in zip(items, fresh, strict=True):
+        before = _props(old)
         changed = {k: v for k, v in props.items() if before.get(k) != v}
         changed.update({k: None for k in before if k not in props})
         if changed:

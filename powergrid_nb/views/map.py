@@ -1,6 +1,6 @@
 """The map view: cities by region, links with their costs, houses by slot, networks and a build plan.
 
-Drawn with plain ``go.Scatter`` (x = longitude, y = latitude), so it renders offline, over the
+Drawn with plain scatter traces (x = longitude, y = latitude), so it renders offline, over the
 country's outline (a layout shape from the map file's ``outline``). Where everything goes is the
 board's layout for the figure's size (:mod:`.mapboard`, :func:`._fit.board`): cities too close for
 their marker and slot row are moved apart a little, each city label takes a place (``textposition``)
@@ -12,11 +12,13 @@ zoom and pan survive refreshes (``uirevision``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..frames import cities_rows, connections_rows
 from ._base import base_layout, new_figure, player_color, player_symbol, view
 from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
@@ -72,7 +74,7 @@ def scale_ratio(g: Game) -> float:
     return 1 / math.cos(math.radians((min(lats) + max(lats)) / 2))
 
 
-def _slot_state(row: pd.Series, k: int, col: str) -> str:
+def _slot_state(row: Mapping[str, Any], k: int, col: str) -> str:
     """The owner of slot ``k``, "open" if the step has opened it, else "not open"."""
     if not pd.isna(row[col]):
         return str(row[col])
@@ -83,8 +85,8 @@ def _cost_text(cost: Any) -> str:
     return "not allowed" if pd.isna(cost) else str(int(cost))
 
 
-def _city_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str], player: str | None
-                 ) -> list[go.Scatter]:
+def _city_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: list[str],
+                 player: str | None) -> list[dict]:
     """One marker trace per region of the map: a pale tint of the region colour, so the players'
     saturated houses stand out (regions outside the play area greyed and faded)."""
     in_play = set(g.regions)
@@ -92,22 +94,24 @@ def _city_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str], play
                           if player is not None else "") + "<extra></extra>"
     traces = []
     for region, colour in g.map.regions.items():
-        rows = cities[cities["region"] == region]
+        names = [c for c, row in cities.items() if row["region"] == region]
         playing = region in in_play
         data = []
-        for city, row in rows.iterrows():
+        for city in names:
+            row = cities[city]
             owners = [_slot_state(row, k, c) for k, c in enumerate(slots)]
             houses = ", ".join(f"{c[5:]}: {o}" for c, o in zip(slots, owners, strict=True))
             if row["marked"]:
                 houses += " (marked start city)"
             data.append([str(city), region, "yes" if row["in_play"] else "no", houses, *owners,
                          _cost_text(row["build_cost"]) if player is not None else ""])
-        traces.append(go.Scatter(
-            x=[b.xy[c][0] for c in rows.index], y=[b.xy[c][1] for c in rows.index], mode="markers+text",
-            text=list(rows.index), textposition=[b.text[c] for c in rows.index], customdata=data,
+        traces.append(dict(
+            type="scatter",
+            x=[b.xy[c][0] for c in names], y=[b.xy[c][1] for c in names], mode="markers+text",
+            text=names, textposition=[b.text[c] for c in names], customdata=data,
             hovertemplate=hover, cliponaxis=False,
             name=region if playing else f"{region} (not in play)", legendgroup="regions",
-            legendgrouptitle_text="Regions", opacity=1.0 if playing else FADED,
+            legendgrouptitle=dict(text="Regions"), opacity=1.0 if playing else FADED,
             textfont=dict(size=b.font, color="#222222" if playing else GREY),
             marker=dict(size=15, color=mix(colour) if playing else mix(colour, "#B0B0B0", 0.4),
                         line=dict(width=1, color=OUTLINE))))
@@ -128,38 +132,40 @@ def _cost_at(b: Board, a: str, c: str) -> tuple[float, float]:
     return xa + t * dx + k * dy, ya + (t * dy - k * dx) / b.ratio
 
 
-def _link_traces(b: Board, links: pd.DataFrame, show_costs: bool, hover: bool = True) -> list[go.Scatter]:
+def _link_traces(b: Board, links: list[dict[str, Any]], show_costs: bool, hover: bool = True) -> list[dict]:
     """Links in play, links outside it (faded), and the cost label on each link (where the board
     found it room, the midpoint if it can)."""
     traces = []
     for playing, name in ((False, "links (not in play)"), (True, "links")):
-        rows = links[links["in_play"] == playing]
-        xs, ys = _segments([[b.xy[a], b.xy[c]] for a, c in zip(rows["city_a"], rows["city_b"], strict=True)])
-        traces.append(go.Scatter(
+        xs, ys = _segments([[b.xy[r["city_a"]], b.xy[r["city_b"]]] for r in links if r["in_play"] == playing])
+        traces.append(dict(
+            type="scatter",
             x=xs, y=ys, mode="lines", name=name, legendgroup="links", hoverinfo="skip",
             opacity=1.0 if playing else FADED + 0.2,
             line=dict(width=2 if playing else 1, color=LINK if playing else FAINT,
                       dash="solid" if playing else "dot")))
-    rows = links if show_costs else links.iloc[:0]
-    mids = [_cost_at(b, a, c) for a, c in zip(rows["city_a"], rows["city_b"], strict=True)]
-    traces.append(go.Scatter(
+    rows = links if show_costs else []
+    mids = [_cost_at(b, r["city_a"], r["city_b"]) for r in rows]
+    traces.append(dict(
+        type="scatter",
         x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers+text", name="link costs",
-        text=[str(int(c)) for c in rows["cost"]], showlegend=False, textposition="middle center",
+        text=[str(r["cost"]) for r in rows], showlegend=False, textposition="middle center",
         marker=dict(symbol="square", size=15, color="rgba(255,255,255,0.9)", line=dict(width=0)),
-        customdata=[[a, b, int(c)] for a, b, c in zip(rows["city_a"], rows["city_b"], rows["cost"],
-                                                     strict=True)],
+        customdata=[[r["city_a"], r["city_b"], r["cost"]] for r in rows],
         hovertemplate="%{customdata[0]} – %{customdata[1]}: %{customdata[2]} Elektro<extra></extra>",
         hoverinfo=None if hover else "skip",
         textfont=dict(size=11, weight="bold",
-                      color=["#505050" if p else "#C4C4C4" for p in rows["in_play"]])))
+                      color=["#505050" if r["in_play"] else "#C4C4C4" for r in rows])))
     return traces
 
 
-def _slot_traces(b: Board, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
+def _slot_traces(b: Board, cities: dict[str, dict[str, Any]], slots: list[str]) -> list[dict]:
     """Empty slots of cities in play: opened by the step (hollow ring) and not opened yet (faint dot)."""
     offsets = b.slots
     pts: dict[str, list[tuple[float, float, str, str]]] = {"open": [], "not open": []}
-    for city, row in cities[cities["in_play"]].iterrows():
+    for city, row in cities.items():
+        if not row["in_play"]:
+            continue
         for k, col in enumerate(slots):
             state = _slot_state(row, k, col)
             if state in pts:
@@ -168,14 +174,14 @@ def _slot_traces(b: Board, cities: pd.DataFrame, slots: list[str]) -> list[go.Sc
     styles = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
               "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
     names = {"open": "open slot", "not open": "slot not open yet"}
-    return [go.Scatter(x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
-                       name=names[s], legendgroup="slots", marker=styles[s],
-                       customdata=[[p[2], p[3]] for p in pts[s]],
-                       hovertemplate=f"%{{customdata[0]}}: slot %{{customdata[1]}} {s}<extra></extra>")
+    return [dict(type="scatter", x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
+                 name=names[s], legendgroup="slots", marker=styles[s],
+                 customdata=[[p[2], p[3]] for p in pts[s]],
+                 hovertemplate=f"%{{customdata[0]}}: slot %{{customdata[1]}} {s}<extra></extra>")
             for s in pts]
 
 
-def _house_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str]) -> list[go.Scatter]:
+def _house_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: list[str]) -> list[dict]:
     """One trace per participant: a marker in their colour and symbol on each slot they hold.
 
     Without houses the trace holds one point at (None, None): drawn nowhere, but Plotly keeps a
@@ -185,12 +191,13 @@ def _house_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str]) -> 
     for name in g.participants:
         pts = []
         for city in g.cities_of(name):
-            row = cities.loc[city]
+            row = cities[city]
             k = next(k for k, c in enumerate(slots) if row[c] == name)
             pts.append((b.xy[city][0] + offsets[k][0], b.xy[city][1] + offsets[k][1], city, slots[k][5:]))
-        traces.append(go.Scatter(
+        traces.append(dict(
+            type="scatter",
             x=[p[0] for p in pts] or [None], y=[p[1] for p in pts] or [None], mode="markers", name=name,
-            legendgroup="players", legendgrouptitle_text="Players", showlegend=True,
+            legendgroup="players", legendgrouptitle=dict(text="Players"), showlegend=True,
             customdata=[[p[2], p[3]] for p in pts],
             hovertemplate=f"<b>{name}</b>: house in %{{customdata[0]}} "
                           "(slot %{customdata[1]})<extra></extra>",
@@ -199,21 +206,21 @@ def _house_traces(g: Game, b: Board, cities: pd.DataFrame, slots: list[str]) -> 
     return traces
 
 
-def _network_traces(g: Game, b: Board, links: pd.DataFrame, networks: list[str]) -> list[go.Scatter]:
+def _network_traces(g: Game, b: Board, links: list[dict[str, Any]], networks: list[str]) -> list[dict]:
     """One trace per participant: thick lines on links with both ends theirs (empty unless asked)."""
     traces = []
     for name in g.participants:
         mine = set(g.cities_of(name)) if name in networks else set()
-        xs, ys = _segments([[b.xy[a], b.xy[c]] for a, c in zip(links["city_a"], links["city_b"], strict=True)
-                            if a in mine and c in mine])
-        traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=f"{name}'s network", legendgroup="players",
-                                 showlegend=name in networks, hoverinfo="skip", opacity=0.55,
-                                 line=dict(width=7, color=player_color(g, name))))
+        xs, ys = _segments([[b.xy[r["city_a"]], b.xy[r["city_b"]]] for r in links
+                            if r["city_a"] in mine and r["city_b"] in mine])
+        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", name=f"{name}'s network",
+                           legendgroup="players", showlegend=name in networks, hoverinfo="skip", opacity=0.55,
+                           line=dict(width=7, color=player_color(g, name))))
     return traces
 
 
 def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
-                 ) -> tuple[list[go.Scatter], list[str]]:
+                 ) -> tuple[list[dict], list[str]]:
     """Paths of the plan (dashed), numbered order markers, step costs; and the annotation lines."""
     colour = player_color(g, who) if who else GREY
     xs, ys = _segments([[b.xy[c] for c in s.path] for s in steps if s.path])
@@ -230,17 +237,17 @@ def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
         if ok:
             costs.append((x + dx, y, f"+{s.cost}"))
     traces = [
-        go.Scatter(x=xs, y=ys, mode="lines", name="plan", legendgroup="plan", hoverinfo="skip",
-                   showlegend=bool(steps), line=dict(width=5, color=colour, dash="dash")),
-        go.Scatter(x=[o[0] for o in order], y=[o[1] for o in order], mode="markers+text", name="plan order",
-                   legendgroup="plan", showlegend=False, text=[o[2] for o in order],
-                   textposition="middle center", textfont=dict(size=13, color="white"),
-                   customdata=[[o[4]] for o in order], hovertemplate="%{customdata[0]}<extra></extra>",
-                   marker=dict(size=24, color=[o[3] for o in order], line=dict(width=2, color="white"))),
-        go.Scatter(x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text", name="plan costs",
-                   legendgroup="plan", showlegend=False, text=[c[2] for c in costs],
-                   textposition="middle right", hoverinfo="skip",
-                   textfont=dict(size=15, color=colour))]
+        dict(type="scatter", x=xs, y=ys, mode="lines", name="plan", legendgroup="plan", hoverinfo="skip",
+             showlegend=bool(steps), line=dict(width=5, color=colour, dash="dash")),
+        dict(type="scatter", x=[o[0] for o in order], y=[o[1] for o in order], mode="markers+text",
+             name="plan order", legendgroup="plan", showlegend=False, text=[o[2] for o in order],
+             textposition="middle center", textfont=dict(size=13, color="white"),
+             customdata=[[o[4]] for o in order], hovertemplate="%{customdata[0]}<extra></extra>",
+             marker=dict(size=24, color=[o[3] for o in order], line=dict(width=2, color="white"))),
+        dict(type="scatter", x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text",
+             name="plan costs", legendgroup="plan", showlegend=False, text=[c[2] for c in costs],
+             textposition="middle right", hoverinfo="skip",
+             textfont=dict(size=15, color=colour))]
     if not steps:
         return traces, []
     allowed = [s for s in steps if not s.rule]
@@ -264,9 +271,10 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     ``NOMINAL_WIDTH``); ``title``: instead of the map, round, step and phase (a fixed one changes
     less often); ``link_hover=False``: the link-cost labels take no hovers or clicks (cities near
     them do). Zoom and pan survive ``update`` (``uirevision``)."""
-    cities = g.cities_frame(player)
-    links = g.connections_frame()
-    slots = [c for c in cities.columns if c.startswith("slot_")]
+    # the rows of cities_frame and connections_frame, without building the frames (a refresh a click)
+    cities = {r["city"]: r for r in cities_rows(g, player)}
+    links = connections_rows(g)
+    slots = [c for c in next(iter(cities.values())) if c.startswith("slot_")]
     who = player if player is not None else g.current_player
     steps: list[PlanStep] = []
     notes: list[str] = []

@@ -1,9 +1,9 @@
 """The plant market as cards: the current market on top, the future market below (Step 3: one
 market of six), each card with its economics at today's resource prices and the running auction.
 
-Every number comes from ``g.plants_frame()``; cards are layout shapes, their text annotations,
-and one invisible marker per card carries the full hover. :func:`plant_card` draws one card (also
-a player's plant with the tokens stored on it) in any figure.
+Every number comes from ``g.plants_frame()`` (read as its rows, ``frames.plants_rows``); cards are
+layout shapes, their text annotations, and one invisible marker per card carries the full hover.
+:func:`plant_card` draws one card (also a player's plant with the tokens stored on it) in any figure.
 
 Text is sized to fit: annotations are drawn in pixels while the cards scale with the figure, so
 the print is fitted (widths from Arial's metrics) to the card at the narrowest plot the market is
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..frames import plants_rows
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
 from ._fit import text_width
 
@@ -153,7 +154,7 @@ def plant_card(row: Mapping[str, Any], x0: float, y0: float, x1: float, y1: floa
     return shapes, notes
 
 
-def _hover(row: pd.Series) -> str:
+def _hover(row: Mapping[str, Any]) -> str:
     fuel = _fuel_text(row)
     store = f" (stores {int(row['storage'])})" if int(row["storage"]) else ""
     cost = _num(row["fuel_cost_now"])
@@ -181,11 +182,11 @@ def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
     for fuel, color in FUEL_COLORS.items():
         edge = RESOURCE_COLORS["oil"] if fuel == "hybrid" else "#333333"
         label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
-        fig.add_trace(go.Scatter(x=[x], y=[y], text=[label], mode="markers+text", name=label,
-                                 textposition="middle right", showlegend=False, hoverinfo="skip",
-                                 cliponaxis=False, textfont=dict(size=KEY), marker=dict(
-                                     size=14, symbol="square", color=color,
-                                     line=dict(color=edge, width=3 if fuel == "hybrid" else 1))))
+        fig.add_trace(dict(type="scatter", x=[x], y=[y], text=[label], mode="markers+text", name=label,
+                           textposition="middle right", showlegend=False, hoverinfo="skip",
+                           cliponaxis=False, textfont=dict(size=KEY), marker=dict(
+                               size=14, symbol="square", color=color,
+                               line=dict(color=edge, width=3 if fuel == "hybrid" else 1))))
         x += (7 + 9.75 + text_width(label, KEY) + 12 + 7) / unit  # half square, gap, name, space, half
 
 
@@ -193,7 +194,7 @@ def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
 def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     """The current and future plant markets as cards (Step 3: one row of six taller cards), with the
     auction."""
-    pf = g.plants_frame()
+    pf = plants_rows(g)  # plants_frame's rows, without the frame (refreshed on every market change)
     shapes: list[dict] = []
     notes: list[dict] = []
     points: dict[str, dict[str, list]] = {k: {"x": [], "y": [], "text": [], "cd": []}
@@ -202,12 +203,12 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     px = ((NOMINAL_WIDTH - MARGIN["l"] - MARGIN["r"]) / (X_RANGE[1] - X_RANGE[0]),
           (height - MARGIN["t"] - MARGIN["b"]) / (Y_RANGE[1] - Y_RANGE[0]))
     number = round(NUMBER * (1.15 if step3 else 1.0))  # the taller Step 3 cards: a larger number
-    cards = pf[~pf["is_step3"]]
+    cards = [r for r in pf if not r["is_step3"]]
     tall = (1 + CARD_H / 2 - STEP3_BOTTOM) if step3 else CARD_H
-    size = fit_print([card_lines(r) for _, r in cards.iterrows()], CARD_W * px[0],
+    size = fit_print([card_lines(r) for r in cards], CARD_W * px[0],
                      tall * px[1] - (4 + 1.17 * number))  # one print size for the whole market
     for market, y in ROW_Y.items():
-        rows = pf[pf["market"] == market]
+        rows = [r for r in pf if r["market"] == market]
         slot = min(1.0, COLUMNS / max(len(rows), 1))
         # the card's bottom and top; in Step 3 the one row also takes the (empty) future row's room
         bottom, top = (STEP3_BOTTOM if step3 else y - CARD_H / 2), y + CARD_H / 2
@@ -220,7 +221,7 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
                 else "future market<br>(not yet biddable)"
             notes.append(dict(x=len(rows) * slot + 0.1, y=y, text=f"<b>{label}</b>", xanchor="left",
                               align="left", showarrow=False, font=dict(size=15, color="#444444")))
-        for i, (_, row) in enumerate(rows.iterrows()):
+        for i, row in enumerate(rows):
             x0 = i * slot + (slot - CARD_W) / 2
             cx, cy = x0 + CARD_W / 2, (bottom + top) / 2
             if row["is_step3"]:
@@ -254,8 +255,9 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
         pts = points[key]
         hover = dict(hovertemplate=STEP3_HOVER) if key == "step3" else \
             dict(hovertext=pts["text"], hoverinfo="text", customdata=pts["cd"])
-        fig.add_trace(go.Scatter(x=pts["x"], y=pts["y"], mode="markers", name=name, showlegend=False,
-                                 marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"), **hover))
+        fig.add_trace(dict(type="scatter", x=pts["x"], y=pts["y"], mode="markers", name=name,
+                           showlegend=False, marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"),
+                           **hover))
     # The key of card colours, drawn in the plot right under the cards (so in Step 3 it moves up with
     # the note): a marker and its name per fuel; positions are fixed, only the row's height changes.
     _key(fig, notes, STEP3_BOTTOM - 0.33 if step3 else KEY_Y, px[0])
