@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/play_latency.py                 # about 60 clicks, 3 players, random bots
     .venv/bin/python benchmarks/play_latency.py --clicks 120 --bots heuristic --json latency.json
     .venv/bin/python benchmarks/play_latency.py --kernel-profile   # also cProfile the kernel's handlers
+    .venv/bin/python benchmarks/play_latency.py --against 4391a61 --rounds 2   # side by side with a commit
 
 It starts JupyterLab on a free port over a temp copy of notebooks/ (the same set-up as
 tests/test_play_browser.py: tests/_lab.py), runs notebooks/01_play.ipynb, fills the setup form (seat 0
@@ -25,7 +26,13 @@ changed for --quiet-ms. Reported per click kind (median and p95, nearest rank):
   ws in      websocket frames and KiB received by the page for the click (widget messages)
 
 "Game" clicks change the game (open, bid, pass, buy, done, build, power, discard); "pending" clicks
-change only a choice shown by the panel (plant, more = resource +, add, map-add). Target: median ≤ 150 ms.
+change only a choice shown by the panel (plant, more = resource +, add, map-add). Target: median ≤ 100 ms
+(all clicks, "rendered"), in JupyterLab and in Voila.
+
+``--against REV``: the commit REV (checked out into a temporary git worktree, as benchmarks/compare.py
+does) and this checkout are measured alternately, ``--rounds`` runs each (REV, head, head, REV, ...), each
+run a child process of its own checkout's script; then the medians side by side. The machine is shared:
+compare the two columns of one such run, not figures from different runs.
 """
 
 from __future__ import annotations
@@ -35,7 +42,9 @@ import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -46,7 +55,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import _lab  # noqa: E402  (tests/_lab.py: servers, browser and the panel driver, shared with the tests)
 from _machine import cpu_model, nearest_rank  # noqa: E402  (benchmarks/_machine.py)
 
-TARGET_MS = 150.0
+TARGET_MS = 100.0
 GAME_KINDS = ("open", "bid", "pass", "discard", "buy", "done", "build", "power", "mark")
 
 # The probe cell (first cell of the copied notebook): time every widget message the kernel handles and
@@ -317,12 +326,67 @@ def main() -> int:
     ap.add_argument("--kernel-profile", action="store_true", help="cProfile the kernel's handlers")
     ap.add_argument("--js-profile", action="store_true", help="sample the page's JavaScript (CDP Profiler)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each click")
+    ap.add_argument("--against", metavar="REV", help="measure commit REV and this checkout alternately")
+    ap.add_argument("--rounds", type=int, default=2, help="with --against: runs of each (default 2)")
     a = ap.parse_args()
     problem = None if os.path.exists(_lab.CHROMIUM) else f"no chromium at {_lab.CHROMIUM}"
     if problem:
         print(problem + ": sudo apt-get install -y chromium (never `playwright install`)", file=sys.stderr)
         return 2
+    if a.against:
+        return side_by_side(a)
     run(a)
+    return 0
+
+
+GROUPS = ("game", "pending", "all")
+
+
+def side_by_side(a: argparse.Namespace) -> int:
+    """``a.rounds`` runs of commit ``a.against`` and of this checkout, alternating; medians side by side."""
+    from compare import child_env, git, worktree  # benchmarks/compare.py
+
+    rev = git("rev-parse", "--short", a.against)
+    head = git("rev-parse", "--short", "HEAD") + (" (with changes)" if git("status", "--porcelain") else "")
+    passed = [f"--app={a.app}", f"--clicks={a.clicks}", f"--players={a.players}", f"--seed={a.seed}",
+              f"--bots={a.bots}", f"--quiet-ms={a.quiet_ms}"]
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "head": []}
+    with worktree(rev) as base, tempfile.TemporaryDirectory() as tmp:
+        roots = {"baseline": base, "head": ROOT}
+        for k in range(a.rounds):
+            for which in (("baseline", "head") if k % 2 == 0 else ("head", "baseline")):
+                out = Path(tmp) / f"{which}{k}.json"
+                cmd = [sys.executable, str(roots[which] / "benchmarks" / "play_latency.py"), *passed,
+                       f"--json={out}", f"--out={Path(tmp) / which}"]
+                t = time.perf_counter()
+                p = subprocess.run(cmd, cwd=roots[which], env=child_env(roots[which]), capture_output=True,
+                                   text=True)
+                if p.returncode or not out.exists():
+                    print(p.stdout[-3000:], p.stderr[-3000:], sep="\n", file=sys.stderr)
+                    print(f"the {which} run failed", file=sys.stderr)
+                    return 1
+                result = json.loads(out.read_text())
+                runs[which].append(result)
+                print(f"round {k + 1} {which:8s} ({time.perf_counter() - t:.0f} s): "
+                      + "  ".join(f"{g} {result['summary'][g]['median_ms']:.0f} ms" for g in GROUPS
+                                  if g in result["summary"]), flush=True)
+    print(f"\nclick → updated view (rendered), {a.app}, median ms of each run's median [min–max over "
+          f"{a.rounds} runs]; baseline {rev}, head {head}")
+    print(f"{'clicks':<9} {'baseline':>22} {'head':>22} {'head/baseline':>14}")
+    for group in GROUPS:
+        cols = []
+        for which in ("baseline", "head"):
+            vals = [r["summary"][group]["median_ms"] for r in runs[which] if group in r["summary"]]
+            cols.append(vals)
+        if not all(cols):
+            continue
+        b, h = (statistics.median(v) for v in cols)
+        cell = [f"{statistics.median(v):.0f} [{min(v):.0f}–{max(v):.0f}]" for v in cols]
+        print(f"{group:<9} {cell[0]:>22} {cell[1]:>22} {h / b:>14.2f}")
+    all_head = statistics.median(r["summary"]["all"]["median_ms"] for r in runs["head"])
+    verdict = "meets" if all_head <= TARGET_MS else "MISSES"
+    print(f"\nhead: median {all_head:.0f} ms over all clicks: {verdict} the target "
+          f"(median ≤ {TARGET_MS:.0f} ms)")
     return 0
 
 

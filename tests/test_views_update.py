@@ -55,7 +55,7 @@ def _compared(fig: object) -> object:
 @pytest.mark.parametrize("setup", [dict(players=4, seed=7),
                                    dict(players=3, seed=3, map="usa", edition="recharged")])
 def test_a_refresh_sketch_holds_exactly_what_the_validated_figure_holds(setup):
-    """Inside update() the map and plant market are built as plain-dict sketches (no plotly objects):
+    """Inside update() the views are built as plain-dict sketches (no plotly objects, subplots laid out once):
     at positions through a whole random game they equal the validated figure, so a refresh sends
     nothing for an unchanged view and leaves what a fresh build shows."""
     g = new_game(**setup)
@@ -66,7 +66,8 @@ def test_a_refresh_sketch_holds_exactly_what_the_validated_figure_holds(setup):
         if len(g.actions) % 40:
             continue
         for name, args in (("map", dict(player=g.players[0], plan=[], title="board")),
-                           ("map", dict(player=g.players[1], plan=list(g.map.cities)[:3])), ("plants", {})):
+                           ("map", dict(player=g.players[1], plan=list(g.map.cities)[:3])), ("plants", {}),
+                           ("resources", dict(player=g.players[0])), ("resources", {}), ("history", {})):
             built = BUILDERS[name](g, **args)
             token = _REFRESHING.set(True)
             try:

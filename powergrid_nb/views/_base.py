@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import functools
+import json
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -65,15 +68,21 @@ class Sketch:
     plain dicts, with the few figure methods the views use. Building plotly objects for a figure that
     is only compared with the one shown was most of a refresh's cost."""
 
-    def __init__(self, data: Any = None) -> None:
+    def __init__(self, data: Any = None, grid: Grid | None = None) -> None:
         self.data: list[dict] = []
-        self.layout: dict[str, Any] = {}
+        self.layout = _Layout()
+        self._grid = grid
+        if grid is not None:  # make_subplots' subplot titles
+            self.layout["annotations"] = copy.deepcopy(grid.titles)
         self.add_traces(list(data or []))
 
     def add_trace(self, trace: Any, row: int | None = None, col: int | None = None) -> Sketch:
+        plain = _plain(trace)
         if row is not None or col is not None:
-            raise TypeError("a Sketch has no subplots: build a subplot view with go.Figure")
-        self.data.append(_plain(trace))
+            if self._grid is None:
+                raise TypeError("a trace placed by row and col needs a figure made by subplots()")
+            plain = {**plain, **copy.deepcopy(self._grid.refs[(row or 1, col or 1)])}
+        self.data.append(plain)
         return self
 
     def add_traces(self, traces: list[Any]) -> Sketch:
@@ -81,22 +90,98 @@ class Sketch:
         return self
 
     def update_layout(self, dict1: dict | None = None, overwrite: bool = False, **kwargs: Any) -> Sketch:
-        for key, value in {**(dict1 or {}), **kwargs}.items():
-            self.layout[key] = list(value) if key in ("annotations", "shapes") else value
+        _merge(self.layout, {**(dict1 or {}), **kwargs})
         return self
 
     def add_annotation(self, arg: dict | None = None, **kwargs: Any) -> Sketch:
-        self.layout.setdefault("annotations", []).append({**(arg or {}), **kwargs})
+        self.layout.setdefault("annotations", []).append(_nested({**(arg or {}), **kwargs}))
         return self
 
     def add_shape(self, arg: dict | None = None, **kwargs: Any) -> Sketch:
-        self.layout.setdefault("shapes", []).append({**(arg or {}), **kwargs})
+        self.layout.setdefault("shapes", []).append(_nested({**(arg or {}), **kwargs}))
+        return self
+
+    def update_annotations(self, **kwargs: Any) -> Sketch:
+        for note in self.layout.get("annotations", []):
+            _merge(note, _nested(kwargs))
         return self
 
     def update_xaxes(self, *_args: Any, **_kwargs: Any) -> Sketch:  # update() keeps the shown axes
         return self
 
     update_yaxes = update_xaxes
+
+
+class _Layout(dict):
+    """A sketch's layout: a dict also read and set as attributes (``fig.layout.annotations``)."""
+
+    def __getattr__(self, key: str) -> Any:
+        return self.get(key, ())
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        self[key] = list(value) if key in ("annotations", "shapes") else value
+
+
+def _nested(props: dict[str, Any]) -> dict[str, Any]:
+    """Plotly's "magic underscores" spelled out: {"font_size": 14} -> {"font": {"size": 14}}."""
+    out: dict[str, Any] = {}
+    for key, value in props.items():
+        *path, last = key.split("_")
+        node = out
+        for part in path:
+            node = node.setdefault(part, {})
+        node[last] = value
+    return out
+
+
+def _merge(target: dict[str, Any], changes: dict[str, Any], spelled: bool = False) -> None:
+    """Plotly's update: dicts merged key by key, anything else (lists too) replaced (``spelled``: the
+    keys are spelled out already)."""
+    for key, value in (changes if spelled else _nested(changes)).items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value, spelled=True)
+        elif key in ("annotations", "shapes"):
+            target[key] = [_nested(dict(v)) for v in value]
+        else:
+            target[key] = copy.deepcopy(value) if isinstance(value, dict) else value
+
+
+class Grid:
+    """A ``make_subplots`` grid as a sketch needs it: each cell's trace references and the subplot
+    titles (annotations; the text of each filled in by :func:`subplots`)."""
+
+    def __init__(self, fig: go.Figure) -> None:
+        self.refs = {(r + 1, c + 1): dict(cell[0].trace_kwargs) for r, row in enumerate(fig._grid_ref)
+                     for c, cell in enumerate(row) if cell}
+        self.titles = [a.to_plotly_json() for a in fig.layout.annotations]
+
+
+@functools.lru_cache(maxsize=32)
+def _grid(spec: str, titled: tuple[bool, ...] | None) -> Grid:
+    # the layout does not depend on the titles' text (a view's titles change with the game): only on
+    # which cells have one
+    args = json.loads(spec)
+    if titled is not None:
+        args["subplot_titles"] = ["t" if t else "" for t in titled]
+    return Grid(make_subplots(**args))
+
+
+def subplots(**kwargs: Any) -> go.Figure | Sketch:
+    """``make_subplots(**kwargs)`` for a view; inside :func:`update` a :class:`Sketch` on the same grid
+    (laid out once per set of arguments)."""
+    if not _REFRESHING.get():
+        return make_subplots(**kwargs)
+    titles = kwargs.pop("subplot_titles", None)
+    grid = _grid(json.dumps(kwargs, sort_keys=True), None if titles is None else tuple(map(bool, titles)))
+    sketch = Sketch(grid=grid)
+    for note, text in zip(sketch.layout.get("annotations", []), [t for t in titles or () if t], strict=True):
+        note["text"] = text
+    return sketch
+
+
+def scatter(**props: Any) -> dict:
+    """A scatter trace as a plain dict: what ``go.Scatter(**props)`` sets, without building it."""
+    return {"type": "scatter", **props}
 
 
 def _plain(trace: Any) -> dict:

@@ -7,10 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..timeline import auctions_frame, market_history_frame, rounds_frame
-from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, refreshing, view
+from ._base import (
+    RESOURCE_COLORS,
+    base_layout,
+    player_color,
+    player_symbol,
+    refreshing,
+    scatter,
+    subplots,
+    view,
+)
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -26,12 +34,12 @@ def _values(s: pd.Series) -> list[Any]:
 
 
 def _line(g: Game, name: str, x: list[Any], y: list[Any], now: list[str], what: str, unit: str,
-          legend: bool) -> go.Scatter:
-    return go.Scatter(x=x, y=y, name=name, legendgroup=name, showlegend=legend, mode="lines+markers",
-                      line=dict(color=player_color(g, name), width=3), customdata=now,
-                      marker=dict(symbol=player_symbol(g, name), size=9, color=player_color(g, name)),
-                      hovertemplate=f"{name}, round %{{x}}%{{customdata}}: %{{y}} {unit}{what}"
-                                    "<extra></extra>")
+          legend: bool) -> dict:
+    return scatter(x=x, y=y, name=name, legendgroup=name, showlegend=legend, mode="lines+markers",
+                   line=dict(color=player_color(g, name), width=3), customdata=now,
+                   marker=dict(symbol=player_symbol(g, name), size=9, color=player_color(g, name)),
+                   hovertemplate=f"{name}, round %{{x}}%{{customdata}}: %{{y}} {unit}{what}"
+                                 "<extra></extra>")
 
 
 @view("history")
@@ -46,9 +54,9 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
     auctions = "Auctions: price paid vs face value (Elektro)"
     if g.rules.capabilities.get("discount_token"):  # R40: explain the points far below the diagonal
         auctions += "<br><span style='font-size:13px'>open marker: bought with the discount token</span>"
-    fig = make_subplots(rows=3, cols=2, vertical_spacing=0.14, horizontal_spacing=0.1,
-                        subplot_titles=[t for _, t in PANELS] + [
-                            "Next-token price at the start of the round (Elektro)", auctions])
+    fig = subplots(rows=3, cols=2, vertical_spacing=0.14, horizontal_spacing=0.1,
+                   subplot_titles=[t for _, t in PANELS] + [
+                       "Next-token price at the start of the round (Elektro)", auctions])
     for k, (col, _) in enumerate(PANELS):
         unit = " Elektro" if col in ("money", "income") else " cities"
         what = {"powered": " powered", "cities": " owned", "income": " income"}.get(col, "")
@@ -62,12 +70,12 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
                           row=k // 2 + 1, col=k % 2 + 1)
     for res, color in RESOURCE_COLORS.items():
         rows = mf[mf["resource"] == res]
-        fig.add_trace(go.Scatter(x=_values(rows["round"]), y=_values(rows["next_price"]), name=f"{res} price",
-                                 legendgroup=f"resource {res}", mode="lines+markers",
-                                 line=dict(color=color, width=3), marker=dict(size=8, color=color),
-                                 customdata=[[t] for t in _values(rows["tokens"])],
-                                 hovertemplate=f"{res}, round %{{x}}: next token %{{y}} Elektro "
-                                               "(%{customdata[0]} on the market)<extra></extra>"),
+        fig.add_trace(scatter(x=_values(rows["round"]), y=_values(rows["next_price"]), name=f"{res} price",
+                              legendgroup=f"resource {res}", mode="lines+markers",
+                              line=dict(color=color, width=3), marker=dict(size=8, color=color),
+                              customdata=[[t] for t in _values(rows["tokens"])],
+                              hovertemplate=f"{res}, round %{{x}}: next token %{{y}} Elektro "
+                                            "(%{customdata[0]} on the market)<extra></extra>"),
                       row=3, col=1)
     for name in names:
         rows = af[af["player"] == name]
@@ -77,7 +85,7 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
                                                strict=True)]
         # open marker: a discount purchase, far below the diagonal for a reason
         color, symbol = player_color(g, name), player_symbol(g, name)
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter(
             x=_values(rows["face_value"]), y=_values(rows["price"]), name=name, legendgroup=name,
             showlegend=False, mode="markers", customdata=custom,
             marker=dict(symbol=[f"{symbol}-open" if d else symbol for d in rows["discounted"]], size=12,
@@ -87,8 +95,8 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
                           "premium %{customdata[1]:+d} Elektro%{customdata[2]}<extra></extra>"),
             row=3, col=2)
     top = max([10, *_values(af["face_value"]), *_values(af["price"])])
-    fig.add_trace(go.Scatter(x=[0, top], y=[0, top], name="paid = face value", mode="lines",
-                             line=dict(color="#888888", dash="dash", width=2), hoverinfo="skip"),
+    fig.add_trace(scatter(x=[0, top], y=[0, top], name="paid = face value", mode="lines",
+                          line=dict(color="#888888", dash="dash", width=2), hoverinfo="skip"),
                   row=3, col=2)
     # the round being played: shaded (the title says so), its values are "so far"
     live = [int(r) for r in rf.loc[rf["in_progress"], "round"].unique()]

@@ -14,12 +14,21 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..frames import price_ladder_frame
 from ..gamelog import verb
 from ..plants import RESOURCES
-from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, refreshing, to_int, view
+from ._base import (
+    RESOURCE_COLORS,
+    base_layout,
+    player_color,
+    player_symbol,
+    refreshing,
+    scatter,
+    subplots,
+    to_int,
+    view,
+)
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -82,13 +91,13 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
     rooms = g.storage_room(player) if player is not None else dict.fromkeys(RESOURCES, 0)
     hybrid = player is not None and g.storage_of(player)["hybrid"] > 0
     titles = [_title(r, rf.loc[r]) for r in RESOURCES]
-    fig = make_subplots(rows=2, cols=4, shared_xaxes="columns", subplot_titles=titles,
-                        vertical_spacing=0.1, horizontal_spacing=0.05)
+    fig = subplots(rows=2, cols=4, shared_xaxes="columns", subplot_titles=titles,
+                   vertical_spacing=0.1, horizontal_spacing=0.05)
     pcolor = player_color(g, player) if player is not None else KEY
     psymbol = player_symbol(g, player) if player is not None else "circle"
     notes: list[dict] = []
     shapes: list[dict] = []
-    data: list[go.Scatter] = []
+    data: list[dict] = []
     axes: dict[str, dict] = {}
     for c, r in enumerate(RESOURCES, 1):
         color = RESOURCE_COLORS[r]
@@ -103,34 +112,34 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
         line = dict(color=color, width=3, shape="hv")
         dashed = dict(color=color, width=2, dash="dash", shape="hv")
         traces = [
-            go.Scatter(x=[int(x) for x in mkt["k"]], y=[int(x) for x in mkt["price_of_kth"]],
-                       customdata=[int(x) for x in mkt["cumulative_cost"]], mode="lines+markers",
-                       line=line, marker=dict(size=7, color=color), name=f"{r}: price now",
-                       legendgroup="now", showlegend=False, hovertemplate=_ladder_hover(r, "now")),
-            go.Scatter(x=[int(x) for x in dep["k"]], y=[int(x) for x in dep["price_of_kth"]],
-                       customdata=[int(x) for x in dep["cumulative_cost"]], mode="lines+markers",
-                       line=dict(color=color, width=2, dash="dot", shape="hv"),
-                       marker=dict(size=9, color="white", symbol="square", line=dict(color=color, width=2)),
-                       name=f"{r}: depot", legendgroup="depot", showlegend=False,
-                       hovertemplate=_ladder_hover(r, "from the supply depot")),
-            go.Scatter(x=ka, y=after, customdata=after_total, mode="lines", line=dashed, opacity=0.7,
-                       name=f"{r}: price after refill", legendgroup="after", showlegend=False,
-                       hovertemplate=_ladder_hover(r, "after the next refill")),
-            go.Scatter(x=k, y=total, customdata=price, mode="lines+markers", line=dict(color=color, width=3),
-                       marker=dict(size=7, color=[color if s == "market" else "white" for s in lad["source"]],
-                                   symbol=["circle" if s == "market" else "square" for s in lad["source"]],
-                                   line=dict(color=color, width=2)),
-                       name=f"{r}: total now", legendgroup="now", showlegend=False,
-                       hovertemplate=_total_hover(r, "now")),
-            go.Scatter(x=ka, y=after_total, customdata=after, mode="lines",
-                       line=dict(color=color, width=2, dash="dash"), opacity=0.7,
-                       name=f"{r}: total after refill", legendgroup="after", showlegend=False,
-                       hovertemplate=_total_hover(r, "after the next refill")),
+            scatter(x=[int(x) for x in mkt["k"]], y=[int(x) for x in mkt["price_of_kth"]],
+                    customdata=[int(x) for x in mkt["cumulative_cost"]], mode="lines+markers",
+                    line=line, marker=dict(size=7, color=color), name=f"{r}: price now",
+                    legendgroup="now", showlegend=False, hovertemplate=_ladder_hover(r, "now")),
+            scatter(x=[int(x) for x in dep["k"]], y=[int(x) for x in dep["price_of_kth"]],
+                    customdata=[int(x) for x in dep["cumulative_cost"]], mode="lines+markers",
+                    line=dict(color=color, width=2, dash="dot", shape="hv"),
+                    marker=dict(size=9, color="white", symbol="square", line=dict(color=color, width=2)),
+                    name=f"{r}: depot", legendgroup="depot", showlegend=False,
+                    hovertemplate=_ladder_hover(r, "from the supply depot")),
+            scatter(x=ka, y=after, customdata=after_total, mode="lines", line=dashed, opacity=0.7,
+                    name=f"{r}: price after refill", legendgroup="after", showlegend=False,
+                    hovertemplate=_ladder_hover(r, "after the next refill")),
+            scatter(x=k, y=total, customdata=price, mode="lines+markers", line=dict(color=color, width=3),
+                    marker=dict(size=7, color=[color if s == "market" else "white" for s in lad["source"]],
+                                symbol=["circle" if s == "market" else "square" for s in lad["source"]],
+                                line=dict(color=color, width=2)),
+                    name=f"{r}: total now", legendgroup="now", showlegend=False,
+                    hovertemplate=_total_hover(r, "now")),
+            scatter(x=ka, y=after_total, customdata=after, mode="lines",
+                    line=dict(color=color, width=2, dash="dash"), opacity=0.7,
+                    name=f"{r}: total after refill", legendgroup="after", showlegend=False,
+                    hovertemplate=_total_hover(r, "after the next refill")),
         ]
         # What the player can buy: stored within their plants' room and paid from their money.
         afford = sum(1 for t in total if t <= money) if player is not None else 0
         limit = min(afford, rooms[r])
-        traces.append(go.Scatter(
+        traces.append(scatter(
             x=k[:limit], y=total[:limit], mode="markers", legendgroup="player", showlegend=False,
             marker=dict(size=13, color=pcolor, symbol=psymbol, line=dict(color="white", width=1)),
             name=f"{player}: can buy {r}" if player else f"{r}: player", hovertemplate=(
@@ -168,8 +177,8 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
                 size=9, symbol="square", color="white", line=dict(color=KEY, width=2)))),
             (f"{player} can buy (dotted: room, money)", "player", dict(mode="markers", marker=dict(
                 size=13, color=pcolor, symbol=psymbol)))):
-        data.append(go.Scatter(x=[None], y=[None], name=name, legendgroup=group, hoverinfo="skip",
-                               showlegend=group != "player" or player is not None, **style))
+        data.append(scatter(x=[None], y=[None], name=name, legendgroup=group, hoverinfo="skip",
+                            showlegend=group != "player" or player is not None, **style))
     fig.add_traces(data)
     if not refreshing():  # update() leaves the axes as built
         axes["yaxis"]["title_text"] = "price (Elektro)"
