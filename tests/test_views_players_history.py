@@ -270,7 +270,7 @@ def test_history_marks_round_in_progress_and_discounts():
     assert not g.is_over and fig.layout.xaxis.dtick == 1 and fig.layout.xaxis5.dtick == 1
     (band,) = [s for s in fig.layout.shapes if s.xref == "x"]
     assert (band.x0, band.x1) == (g.round - 0.5, g.round + 0.5)
-    assert list(fig.data[0].customdata) == [""] * (g.round - 1) + [" (in progress: so far)"]
+    assert [c[0] for c in fig.data[0].customdata] == [""] * (g.round - 1) + [" (in progress: so far)"]
     n = len(g.players) + 1
     for j, name in enumerate(g.players + [g.trust]):
         rows, tr = af[af["player"] == name], fig.data[4 * n + 4 + j]

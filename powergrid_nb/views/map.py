@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..gamelog import possessive
 from ._base import base_layout, new_figure, player_color, player_symbol, view
 from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
@@ -206,8 +207,9 @@ def _network_traces(g: Game, b: Board, links: pd.DataFrame, networks: list[str])
         mine = set(g.cities_of(name)) if name in networks else set()
         xs, ys = _segments([[b.xy[a], b.xy[c]] for a, c in zip(links["city_a"], links["city_b"], strict=True)
                             if a in mine and c in mine])
-        traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=f"{name}'s network", legendgroup="players",
-                                 showlegend=name in networks, hoverinfo="skip", opacity=0.55,
+        traces.append(go.Scatter(x=xs, y=ys, mode="lines", name=f"{possessive(name)} network",
+                                 legendgroup="players", showlegend=name in networks, hoverinfo="skip",
+                                 opacity=0.55,
                                  line=dict(width=7, color=player_color(g, name))))
     return traces
 

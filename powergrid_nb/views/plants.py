@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..gamelog import count, verb
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
 from ._fit import text_width
 
@@ -59,8 +60,7 @@ def _fuel_text(row: Mapping[str, Any]) -> str:
 
 
 def _cities(row: Mapping[str, Any]) -> str:
-    n = int(row["cities"])
-    return f"{n} city" if n == 1 else f"{n} cities"
+    return count(int(row["cities"]), "city", "cities")
 
 
 def card_lines(row: Mapping[str, Any]) -> list[str]:
@@ -241,7 +241,7 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             notes += n
             if running:
                 leader = str(row["leader"])
-                badge = f"<b>{leader} leads at {int(row['high_bid'])}</b>"
+                badge = f"<b>{leader} {verb(leader, 'leads')} at {int(row['high_bid'])}</b>"
                 notes.append(dict(x=cx, y=top + 0.01, text=badge, yanchor="bottom", showarrow=False,
                                   bgcolor=player_color(g, leader),
                                   bordercolor=AUCTION, borderwidth=2, font=dict(size=14, color="white")))
@@ -263,7 +263,8 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     auction = g.auction
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
     if auction is not None:
-        status.append(f"auction: plant {auction.plant}, {auction.leader} leads at {auction.bid}")
+        status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
+                      f"at {auction.bid}")
     elif g.phase == 2 and g.current_player:
         status.append(f"{g.current_player} to open a plant or pass")
     # the auction (or who is to open) on a second, smaller line: the title fits a 700 px figure
