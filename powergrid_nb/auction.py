@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, Bid, Discard, Open, Pass
 from .errors import IllegalAction
 from .events import PlantBought, PlantBoxed
+from .gamelog import possessive, their, they, verb
 from .phase import PHASE_NAMES, Phase
 from .plants import capacities, fits, keep_options
 from .playerorder import reorder
@@ -91,7 +92,8 @@ def apply(g: Game, a: Action, p: int) -> None:
     s = g.s
     if s.discard is not None:
         if not isinstance(a, Discard):
-            raise IllegalAction(f"{g.ctx.names[p]} must first box one of their plants "
+            name = g.ctx.names[p]
+            raise IllegalAction(f"{name} must first box one of {their(name)} plants "
                                 f"(over the limit of {g.plant_limit})", "R36", a)
         return _discard(g, a, p)
     if isinstance(a, Discard):
@@ -125,7 +127,8 @@ def _open(g: Game, a: Open, p: int) -> None:
     if a.bid < lo:
         raise IllegalAction(f"the minimum bid for plant {a.plant} is {lo}", "R28", a)
     if a.bid > s.money[p]:
-        raise IllegalAction(f"bid {a.bid} exceeds {g.ctx.names[p]}'s {s.money[p]} Elektro", "R31", a)
+        raise IllegalAction(f"bid {a.bid} exceeds {possessive(g.ctx.names[p], start=False)} {s.money[p]} "
+                            "Elektro", "R31", a)
     ring = s.seats if g.ctx.options["bidding"] == "seat" else s.order
     i = ring.index(p)
     active = set(s.active)
@@ -144,8 +147,8 @@ def _raise(g: Game, a: Bid, p: int) -> None:
         raise IllegalAction(f"the bid for plant {plant} stands at {high}; raise to at least "
                             f"{high + 1} or pass", "R29", a)
     if a.amount > s.money[p]:
-        raise IllegalAction(f"bid {a.amount} exceeds {g.ctx.names[p]}'s {s.money[p]} Elektro",
-                            "R31", a)
+        raise IllegalAction(f"bid {a.amount} exceeds {possessive(g.ctx.names[p], start=False)} "
+                            f"{s.money[p]} Elektro", "R31", a)
     bidders = auction.bidders
     bidders.append(bidders.pop(0))
     auction.bid, auction.leader = a.amount, p
@@ -205,7 +208,8 @@ def _discard(g: Game, a: Discard, p: int) -> None:
     s = g.s
     own = s.plants[p]
     if a.plant not in own:
-        raise IllegalAction(f"{g.ctx.names[p]} does not own plant {a.plant}; they own "
+        name = g.ctx.names[p]
+        raise IllegalAction(f"{name} {verb(name, 'does')} not own plant {a.plant}; {they(name)} own "
                             f"{', '.join(map(str, own))}", "R36", a)
     if a.plant == own[-1]:
         raise IllegalAction(f"plant {a.plant} was just bought and cannot be the one boxed; box "

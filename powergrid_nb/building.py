@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .actions import Action, Build, Done
 from .errors import IllegalAction
 from .events import HouseBuilt
+from .gamelog import count, verb
 from .phase import PHASE_NAMES, Phase
 
 if TYPE_CHECKING:
@@ -65,11 +66,11 @@ def slot_price(g: Game, p: int, city: str, queued: Sequence[str] = (), founded: 
         return None, "R4", f"{city} {where}"
     owners = s.houses.get(city, ())
     if p in owners or city in queued:
-        return None, "R57", f"{ctx.names[p]} already has a house in {city}"
+        return None, "R57", f"{ctx.names[p]} already {verb(ctx.names[p], 'has')} a house in {city}"
     if len(owners) >= s.step:
-        return None, "R58", f"{city} is full for Step {s.step} ({len(owners)} of {s.step} houses)"
+        return None, "R58", f"{city} is full for Step {s.step} ({len(owners)} of {count(s.step, 'house')})"
     if len(s.mine[p]) + len(queued) >= ctx.max_cities:
-        return None, "R67", f"{ctx.names[p]} has used all {ctx.max_cities} houses"
+        return None, "R67", f"{ctx.names[p]} {verb(ctx.names[p], 'has')} used all {ctx.max_cities} houses"
     if not (s.mine[p] or queued or founded):
         if owners:
             return None, "R59", f"a first house must go in an empty city; {city} is taken"
@@ -152,8 +153,8 @@ def apply(g: Game, a: Action, p: int) -> None:
         if cost is None:
             raise IllegalAction(why, rule, a)
         if cost > s.money[p]:
-            raise IllegalAction(f"{city} costs {cost} Elektro but {g.ctx.names[p]} has "
-                                f"{s.money[p]}", "R64", a)
+            raise IllegalAction(f"{city} costs {cost} Elektro but {g.ctx.names[p]} "
+                                f"{verb(g.ctx.names[p], 'has')} {s.money[p]}", "R64", a)
         add_house(g, p, city, cost)
 
 

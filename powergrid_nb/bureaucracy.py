@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .actions import Action, Power
 from .errors import IllegalAction
 from .events import Income, PlantsRun, Refill, tokens_text
+from .gamelog import verb
 from .phase import PHASE_NAMES, Phase
 from .plants import PLANTS, RESOURCES, best_run, coal_bounds, needs, production, run_options
 from .resources import game_supply
@@ -66,14 +67,16 @@ def _outcome(g: Game, a: Power, p: int) -> tuple[int, tuple[int, int, int, int],
     own, plants = s.plants[p], a.plants
     for n in plants:
         if n not in own:
-            raise IllegalAction(f"{g.ctx.names[p]} does not own plant {n}", "R72", a)
+            name = g.ctx.names[p]
+            raise IllegalAction(f"{name} {verb(name, 'does')} not own plant {n}", "R72", a)
     if len(set(plants)) != len(plants):
         raise IllegalAction("each plant runs at most once", "R72", a)
     nc, no, ng, nu, nh = need = needs(plants)
     bounds = coal_bounds(need, s.tokens[p])
     if bounds is None:
         raise IllegalAction(f"plants {list(plants)} need {_need_text(plants)} but "
-                            f"{g.ctx.names[p]} holds {tokens_text(s.tokens[p])}", "R73", a)
+                            f"{g.ctx.names[p]} {verb(g.ctx.names[p], 'holds')} {tokens_text(s.tokens[p])}",
+                            "R73", a)
     lo, hi = bounds  # the hybrids' coal (R73)
     if not nh and a.hybrid_coal not in (None, 0):
         raise IllegalAction(f"no hybrid runs in {list(plants)}: leave hybrid_coal out", "R46", a)

@@ -14,6 +14,7 @@ from .actions import Action, Build
 from .errors import IllegalAction
 from .events import Decision, Event
 from .exports import Exports
+from .gamelog import possessive
 from .queries import Queries
 
 if TYPE_CHECKING:
@@ -148,7 +149,8 @@ class Game(Queries, Exports):
             raise IllegalAction(f"phase {s.phase} ({phase.name}) takes {kinds}", "R13", a)
         cur = phase.current(self)
         if p != cur:
-            raise IllegalAction(f"it is {self.ctx.names[cur]}'s turn, not {a.player}'s "  # type: ignore[index]
+            now = possessive(self.ctx.names[cur], start=False)  # type: ignore[index]
+            raise IllegalAction(f"it is {now} turn, not {possessive(a.player, alone=True)} "
                                 f"(phase {s.phase}, {phase.name})", "R14", a)
         return p
 

@@ -19,7 +19,7 @@ from .events import Decision, Event, HouseBuilt, PlantBoxed, PlantsRun, Refill, 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["OUTCOMES", "count", "log_entries", "log_lines", "possessive", "sentence", "verb"]
+__all__ = ["OUTCOMES", "count", "log_entries", "log_lines", "possessive", "sentence", "their", "they", "verb"]
 
 OUTCOMES: dict[type[Action], type[Event]] = {
     BuyResources: TokensBought, Build: HouseBuilt, Power: PlantsRun, Discard: PlantBoxed}
@@ -79,9 +79,21 @@ def verb(name: str | None, third: str) -> str:
     return _base(third) if _addressed(name) else third
 
 
-def possessive(name: str) -> str:
-    """ "Bo's", "Your"."""
-    return "Your" if _addressed(name) else f"{name}'s"
+def possessive(name: str, *, start: bool = True, alone: bool = False) -> str:
+    """ "Bo's", "Your"; mid-sentence (``start=False``) "your"; standing alone ("not yours") "yours"."""
+    if not _addressed(name):
+        return f"{name}'s"
+    return "yours" if alone else "Your" if start else "your"
+
+
+def they(name: str) -> str:
+    """The pronoun for ``name`` as a subject: "they", "you" (its verb: ``verb(name, ...)``)."""
+    return "you" if _addressed(name) else "they"
+
+
+def their(name: str) -> str:
+    """The possessive pronoun for ``name``: "their", "your"."""
+    return "your" if _addressed(name) else "their"
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:

@@ -13,6 +13,7 @@ from .editions import EDITIONS, get_edition
 from .errors import SaveFileError
 from .events import Event
 from .game import Game
+from .gamelog import possessive
 from .history_v1 import events_from_v1
 from .maps import GameMap, MapError, builtin_maps, load_map
 from .newgame import check_options, make_context, player_names
@@ -388,4 +389,5 @@ def _check_turn_state(g: Game) -> None:
             raise SaveFileError("bidders: at least two distinct active players, the leader among them",
                                 aw)
         if not 0 < bid <= s.money[leader]:
-            raise SaveFileError(f"the high bid {bid} exceeds {ctx.names[leader]}'s money (R31)", aw)
+            raise SaveFileError(f"the high bid {bid} exceeds {possessive(ctx.names[leader], start=False)} "
+                                "money (R31)", aw)

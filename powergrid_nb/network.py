@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import building
+from .gamelog import verb
 from .maps import UNREACHABLE
 
 if TYPE_CHECKING:
@@ -70,7 +71,8 @@ def price_plan(g: Game, player: str, cities: Sequence[str], money: int | None = 
     for city in cities:
         cost, rule, why = building.city_price(g, p, city, queued)
         if cost is not None and cost > money - total:
-            rule, why = "R64", f"{city} costs {cost} Elektro but {player} has {money - total}"
+            rule, why = "R64", (f"{city} costs {cost} Elektro but {player} {verb(player, 'has')} "
+                                f"{money - total}")
         if cost is None or rule:
             steps.append(PlanStep(city, None, None, cost, (), None, rule, why))
             continue

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, BuyResources, Done
 from .errors import IllegalAction
 from .events import TokensBought
+from .gamelog import possessive, verb
 from .phase import PHASE_NAMES, Phase
 from .plants import PLANTS, RESOURCES, capacities, fits, room_for_one
 from .rulesdata import edition_tables
@@ -202,12 +203,12 @@ def check(g: Game, a: BuyResources, p: int) -> tuple[int, list[int]]:
     t = s.tokens[p]
     after = [t[0] + amounts[0], t[1] + amounts[1], t[2] + amounts[2], t[3] + amounts[3]]
     if not fits(capacities(s.plants[p]), after):
-        raise IllegalAction(f"{g.ctx.names[p]}'s plants {sorted(s.plants[p])} cannot store "
+        raise IllegalAction(f"{possessive(g.ctx.names[p])} plants {sorted(s.plants[p])} cannot store "
                             f"{dict(zip(RESOURCES, after, strict=True))}", "R48", a)
     cost = purchase_cost(g, amounts, a)
     if cost > s.money[p]:
-        raise IllegalAction(f"costs {cost} Elektro but {g.ctx.names[p]} has {s.money[p]}",
-                            "R31", a)
+        raise IllegalAction(f"costs {cost} Elektro but {g.ctx.names[p]} {verb(g.ctx.names[p], 'has')} "
+                            f"{s.money[p]}", "R31", a)
     return cost, after
 
 

@@ -366,13 +366,13 @@ def test_card_print_fits_every_plant_at_the_narrowest_size():
 
 
 def test_owned_plant_card_shows_its_tokens():
-    """plant_card on an owned_plants_frame row: number, fuel, cities, storage, and a square per
-    storage space filled in the colour of each token stored there (for the players' boards)."""
+    """plant_card on an owned_plants_frame row: number, fuel, cities, and a square per storage space
+    filled in the colour of each token stored there (for the players' boards)."""
     g = scenario(phase=5, step=2, market=[6, 7, 8, 9, 10, 11, 12, 14], owned={"Ada": [5, 13]},
                  tokens={"Ada": {"coal": 1, "oil": 2}})
     rows = {int(r.plant): r for _, r in owned_plants_frame(g).iterrows()}
     shapes, notes = plant_card(rows[5], 0, 0, 1, 1, (100, 120))
-    assert [plain(n["text"]) for n in notes] == ["5", "2 coal/oil → 1 city stores 3 of 4"]
+    assert [plain(n["text"]) for n in notes] == ["5", "2 coal/oil → 1 city"]
     squares = [s for s in shapes if s.get("xsizemode") == "pixel"]
     assert [s["fillcolor"] for s in squares] == [RESOURCE_COLORS["coal"], RESOURCE_COLORS["oil"],
                                                  RESOURCE_COLORS["oil"], "white"]

@@ -11,6 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.utils
 import pytest
+from _helpers_setup import buy_uncontested
+from _helpers_setup import scenario as scenario_limit
 from test_timeline import choose, played
 
 from powergrid_nb import Game, Open, new_game
@@ -18,10 +20,12 @@ from powergrid_nb.frames import owned_plants_frame
 from powergrid_nb.resources import next_price
 from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
 from powergrid_nb.views import update
-from powergrid_nb.views._base import player_color, player_symbol
+from powergrid_nb.views._base import RESOURCE_COLORS, player_color, player_symbol
+from powergrid_nb.views._fit import text_width
 from powergrid_nb.views.dashboard import dashboard
 from powergrid_nb.views.history import history_figure
-from powergrid_nb.views.players import plant_text, players_figure
+from powergrid_nb.views.plants import INSET, LINE, TRAY
+from powergrid_nb.views.players import INFO, MARGIN, NOMINAL_WIDTH, PAD, ROW, players_figure
 
 MAPS_DIR = Path(__file__).resolve().parents[1] / "maps"
 
@@ -69,55 +73,148 @@ def decor(fig) -> list:
 
 # --- players ---------------------------------------------------------------------------------
 
-def test_plant_text_formats():
-    """Green plants show their fuel; the others held tokens / storage (hybrids: coal+oil)."""
-    row = dict(plant=13, fuel="eco", tokens=0, storage=0, coal=0, oil=0, garbage=0, uranium=0)
-    assert plant_text(row) == "13 (eco)"
-    coal = {**row, "plant": 20, "fuel": "coal", "tokens": 3, "storage": 6, "coal": 2}
-    assert plant_text(coal) == "20 [2 coal/6]"
-    assert plant_text({**row, "plant": 21, "fuel": "hybrid", "tokens": 2, "storage": 4, "coal": 1,
-                       "oil": 2}) == "21 [1 coal+2 oil/4]"
-    assert plant_text({**row, "plant": 12, "fuel": "hybrid", "tokens": 2, "storage": 4}) == "12 [0 hybrid/4]"
+def info_rows(fig) -> list[tuple[str, ...]]:
+    """Each participant's name, money and cities lines, top to bottom (the left-anchored annotations)."""
+    notes = [plain(a.text) for a in fig.layout.annotations if a.xanchor == "left"]
+    return [tuple(notes[k:k + 3]) for k in range(0, len(notes), 3)]
 
 
-def test_players_figure_scenario_exact():
-    """R74-R76: cities 1/3/2, can power 0/3/2, money 7/23/41 with income now 10/44/33, in player order."""
+def plain(text: str) -> str:
+    return text.replace("<b>", "").replace("</b>", "").replace("<br>", " ")
+
+
+def card_boxes(fig) -> dict[tuple[str, int], tuple[float, float, float, float]]:
+    """(owner, plant) -> the card's box, from the plants trace (a marker at each card's centre) and the
+    card's frame (the rect around that centre)."""
+    rects = [s for s in fig.layout.shapes if s.type == "rect" and s.xsizemode != "pixel"
+             and s.line.width and s.line.dash is None]
+    out = {}
+    for (owner, plant), x, y in zip(fig.data[1].customdata, fig.data[1].x, fig.data[1].y, strict=True):
+        (box,) = [(r.x0, r.y0, r.x1, r.y1) for r in rects if r.x0 < x < r.x1 and r.y0 < y < r.y1]
+        out[owner, int(plant)] = box
+    return out
+
+
+def tokens_on(fig, box) -> list[str]:
+    """The token squares in a card's tray, left to right: a resource, or "" for an empty space."""
+    colour = {c: r for r, c in RESOURCE_COLORS.items()} | {"white": ""}
+    squares = sorted((s for s in fig.layout.shapes if s.xsizemode == "pixel"
+                      and box[0] < s.xanchor < box[2] and box[1] < s.yanchor < box[3]),
+                     key=lambda s: s.xanchor)
+    return [colour[s.fillcolor] for s in squares]
+
+
+def test_players_rows_in_player_order_with_money_and_cities():
+    """R74-R76: a row per player in player order (▶ to act), money with the income powering now would
+    pay, cities owned and how many they can power now."""
     g = scenario()
     fig = players_figure(g)
-    assert len(fig.data) == 4
-    labels = ("▶ 1. Bo", "2. Ada", "3. Cy")  # ▶: to act
-    assert tuple(fig.data[0].y) == labels == tuple(fig.data[2].y)
-    assert list(fig.data[0].x) == [1, 3, 2] and list(fig.data[1].x) == [0, 3, 2]
-    assert list(fig.data[2].x) == [7, 23, 41]
-    assert list(fig.data[2].text) == ["7 (+10)", "23 (+44)", "41 (+33)"]
-    cells = fig.data[3].cells.values
-    assert list(cells[0]) == ["▶ 1. Bo", "2. Ada", "3. Cy"] and list(cells[1]) == ["10", "44", "33"]
-    assert list(cells[2]) == ["12 [0 hybrid/4]", "13 (eco) · 21 [1 coal+2 oil/4]", "11 [1 uranium/2]"]
-    assert list(fig.data[0].marker.color) == [player_color(g, n) for n in ("Bo", "Ada", "Cy")]
+    assert info_rows(fig) == [("▶ 1. Bo", "7 Elektro (+10 income)", "1 city, powers 0 now"),
+                              ("2. Ada", "23 Elektro (+44 income)", "3 cities, powers 3 now"),
+                              ("3. Cy", "41 Elektro (+33 income)", "2 cities, powers 2 now")]
+    names = [a for a in fig.layout.annotations if a.xanchor == "left"][::3]
+    assert [a.font.color for a in names] == [player_color(g, n) for n in ("Bo", "Ada", "Cy")]
     assert fig.layout.title.text == "Players · round 3 · auction · Bo to act"
-    assert fig.data[0].marker.line.width is None  # no heavy outline for the player to act (▶ instead)
-    assert fig.layout.xaxis.showticklabels is not False and fig.layout.xaxis.tickformat == "d"
+    assert len(fig.data) == 2 and fig.data[0].name == "participants" and fig.data[1].name == "plants"
+
+
+def test_each_plant_is_a_card_with_the_tokens_stored_on_it():
+    """R49: every owned plant is a card in its owner's row, smallest first, a space per storage place
+    in its tray filled with the token stored there (the green plant 13 has no tray)."""
+    g = scenario()
+    fig = players_figure(g)
+    boxes = card_boxes(fig)
+    assert list(boxes) == [("Bo", 12), ("Ada", 13), ("Ada", 21), ("Cy", 11)]
+    assert tokens_on(fig, boxes["Bo", 12]) == ["", "", "", ""]
+    assert tokens_on(fig, boxes["Ada", 13]) == []
+    assert tokens_on(fig, boxes["Ada", 21]) == ["coal", "oil", "oil", ""]
+    assert tokens_on(fig, boxes["Cy", 11]) == ["uranium", ""]
+    numbers = [plain(a.text) for a in fig.layout.annotations if a.font.size == 22]
+    assert numbers == ["12", "13", "21", "11"]
+    rows = {n: box[1] for (n, _), box in boxes.items()}
+    assert rows["Bo"] > rows["Ada"] > rows["Cy"]  # the rows top to bottom in player order
+    assert boxes["Ada", 13][2] < boxes["Ada", 21][0]
 
 
 @pytest.mark.parametrize("edition, players, opts", [("original", 5, {}), ("recharged", 2, {})])
-def test_players_figure_matches_players_frame(edition, players, opts):
-    """Mid-game: every bar and table cell equals the players frame (the Trust too: no can_power)."""
+def test_players_figure_matches_the_frames(edition, players, opts):
+    """Mid-game: a row per participant of the players frame, and each row's cards are its owner's
+    plants with the tokens ``owned_plants_frame`` places on them."""
     g, _, _ = played(edition, "usa", players, tuple(opts.items()), seed=4, limit=260)
     pf, fig = g.players_frame(), players_figure(g)
-    na = lambda s: [None if x is pd.NA else int(x) for x in s]  # noqa: E731
-    assert list(fig.data[0].y) == [("▶ " if c else "") + f"{o}. {n}"
-                                   for o, n, c in zip(pf["order"], pf.index, pf["is_current"], strict=True)]
-    assert list(fig.data[0].x) == na(pf["cities"]) and list(fig.data[1].x) == na(pf["can_power"])
-    assert list(fig.data[2].x) == na(pf["money"])
+    rows = info_rows(fig)
+    assert [r[0] for r in rows] == [("▶ " if c else "") + f"{o}. {n}"
+                                    for o, n, c in zip(pf["order"], pf.index, pf["is_current"], strict=True)]
+    for (_, money, cities), (name, r) in zip(rows, pf.iterrows(), strict=True):
+        assert money.startswith("no money" if name == g.trust else f"{r['money']} Elektro")
+        assert cities.startswith(f"{r['cities']} cit")
+    boxes = card_boxes(fig)
     op = owned_plants_frame(g)
-    for name, text in zip(pf.index, fig.data[3].cells.values[2], strict=True):
-        mine = op[op["owner"] == name]
-        assert text == (" · ".join(plant_text(r) for _, r in mine.iterrows()) or "none")
-        assert [int(t.split()[0]) for t in text.split(" · ")] == g.plants_of(name)
-    if g.trust:
-        k = list(pf.index).index("Trust")
-        assert fig.data[1].x[k] is None
-        assert fig.data[2].text[k] == "–" and fig.data[2].customdata[k] == "no money (the Trust)"
+    assert list(boxes) == [(r.owner, int(r.plant)) for r in op.itertuples()]
+    for r in op.itertuples():
+        held = tokens_on(fig, boxes[r.owner, int(r.plant)])
+        assert len(held) == (0 if r.fuel in ("eco", "fusion") else r.storage)
+        assert {k: held.count(k) for k in RESOURCE_COLORS} == {k: getattr(r, k) for k in RESOURCE_COLORS}
+    assert sum(op["stored"]) > 0
+
+
+def test_the_trust_row_has_no_money():
+    """R130: the Trust takes its plants without paying and never powers: no money, no income, its
+    cities alone; its plants are cards like anyone's."""
+    g, _, _ = played("recharged", "usa", 2, (), seed=4, limit=260)
+    fig = players_figure(g)
+    (row,) = [r for r in info_rows(fig) if r[0].endswith("Trust")]
+    assert row[1:] == ("no money (the Trust)", f"{len(g.cities_of('Trust'))} cities")
+    assert [p for o, p in card_boxes(fig) if o == "Trust"] == g.plants_of("Trust") != []
+
+
+@pytest.mark.parametrize("edition, players, spaces", [("original", 2, 4), ("original", 4, 3),
+                                                      ("recharged", 2, 3)])
+def test_empty_plant_spaces_up_to_the_plant_limit(edition, players, spaces):
+    """R36: each row has a space per plant a player may hold; at the start all are empty."""
+    g = new_game(players, edition=edition, seed=1)
+    fig = players_figure(g)
+    empty = [s for s in fig.layout.shapes if s.type == "rect" and s.line.dash == "dot"]
+    assert g.plant_limit == spaces and len(empty) == spaces * len(g.participants)
+    assert len(fig.data[1].x) == 0
+
+
+def test_over_the_limit_a_row_shows_every_plant_until_one_is_discarded():
+    """R36: a player who bought a plant over the limit holds one more until they box one: the row has a
+    card for each, inside the figure and none on another."""
+    g = scenario_limit("original", 4, round=2, plants={"Ada": [11, 12, 13]})
+    buy_uncontested(g, 3)
+    assert g.discarding == "Ada"
+    boxes = card_boxes(players_figure(g))
+    ada = sorted(box for (o, _), box in boxes.items() if o == "Ada")
+    assert len(ada) == 4 and ada[-1][2] <= NOMINAL_WIDTH - MARGIN["l"] - MARGIN["r"]
+    assert all(a[2] < b[0] for a, b in zip(ada, ada[1:], strict=False))
+
+
+@pytest.mark.parametrize("edition, players", [(e, n) for e in ("original", "recharged") for n in range(2, 7)])
+def test_players_text_fits_at_the_tabs_width(edition, players):
+    """2-6 players: at the Players tab's width in JupyterLab every name, money and cities line fits left
+    of the cards, and every card's number and print fit the card above its tray (widths from Arial's
+    metrics, as the market's cards)."""
+    g, _, _ = played(edition, "germany", players, (), seed=players, limit=300)
+    fig = players_figure(g)
+    assert fig.layout.height == MARGIN["t"] + MARGIN["b"] + ROW * len(g.participants)
+    boxes = card_boxes(fig)
+    left = min(b[0] for b in boxes.values()) if boxes else INFO
+    for a in fig.layout.annotations:
+        if a.xanchor == "left":
+            assert a.x + text_width(plain(a.text), a.font.size, bold="<b>" in a.text) <= left - PAD, a.text
+    for box in boxes.values():
+        number, text = [a for a in fig.layout.annotations if a.xanchor != "left" and box[0] < a.x < box[2]
+                        and box[1] < a.y < box[3]]
+        lines = text.text.split("<br>")
+        room = box[2] - box[0] - 2 * INSET
+        assert text_width(plain(number.text), number.font.size, bold=True) <= room
+        assert max(text_width(t, text.font.size) for t in lines) <= room, lines
+        assert text.font.size >= 12
+        tray = TRAY + INSET + 2
+        top = box[3] - 4 - 1.17 * number.font.size
+        assert len(lines) * LINE * text.font.size <= top - (box[1] + tray), lines
 
 
 # --- history ---------------------------------------------------------------------------------
@@ -173,7 +270,7 @@ def test_history_marks_round_in_progress_and_discounts():
     assert not g.is_over and fig.layout.xaxis.dtick == 1 and fig.layout.xaxis5.dtick == 1
     (band,) = [s for s in fig.layout.shapes if s.xref == "x"]
     assert (band.x0, band.x1) == (g.round - 0.5, g.round + 0.5)
-    assert list(fig.data[0].customdata) == [""] * (g.round - 1) + [" (in progress: so far)"]
+    assert [c[0] for c in fig.data[0].customdata] == [""] * (g.round - 1) + [" (in progress: so far)"]
     n = len(g.players) + 1
     for j, name in enumerate(g.players + [g.trust]):
         rows, tr = af[af["player"] == name], fig.data[4 * n + 4 + j]
@@ -255,7 +352,7 @@ def test_dashboard_builds_for_every_configuration(edition, map_, players):
     assert len(fig.data) == len(names) + 7
     for j, name in enumerate(names):
         assert len(house_points(fig.data[3 + j])) == len(g.cities_of(name))
-    assert len(players_figure(g).data) == 4 and len(history_figure(g).data) == 5 * len(names) + 5
+    assert len(players_figure(g).data) == 2 and len(history_figure(g).data) == 5 * len(names) + 5
 
 
 @pytest.mark.parametrize("make", [

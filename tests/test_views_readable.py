@@ -10,8 +10,9 @@ container of a given width, and the boxes of the drawn SVG elements are read bac
   costs), and every city label is inside the plot area;
 * map legend: every entry inside the figure, also at the play table's size;
 * plant cards (every plant 3-50, both editions, Steps 1-2 and 3, the discount): the number and the
-  print inside the card; the key of card colours: no name on a square, none clipped; a player's
-  plants drawn with ``plant_card`` (tokens stored on them): the print inside the card;
+  print inside the card; the key of card colours: no name on a square, none clipped;
+* the players' boards (2, 4 and 6 players): each plant card's print inside it, the name, money and
+  cities lines on no card and inside the plot;
 * zoom and pan survive a refresh (``uirevision``).
 
 Screenshots go to test-artifacts/readable/. Without chromium these tests fail with instructions
@@ -28,15 +29,14 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-from _browser import NO_BROWSER_ENV, ROOT, browser_problem, chromium, require_browser
+from _browser import NO_BROWSER_ENV, ROOT, browser_problem, chromium, require_browser, trust_game
 from _helpers_steps import S3, scenario
 from plotly.offline import get_plotlyjs
 
 from powergrid_nb import Game, Open, new_game
 from powergrid_nb.frames import owned_plants_frame
 from powergrid_nb.plants import PLANTS
-from powergrid_nb.views import map_figure, plants_figure, update
-from powergrid_nb.views.plants import plant_card
+from powergrid_nb.views import map_figure, plants_figure, players_figure, update
 
 SHOTS = ROOT / "test-artifacts" / "readable"
 Box = list[float]
@@ -268,30 +268,24 @@ def test_plant_cards_text_inside_at_every_number(page) -> None:
                 assert inside(m["title"], m["figure"]), f"{name}: the title is clipped"
 
 
-def test_players_plants_as_cards_with_their_tokens(page) -> None:
-    """plant_card on owned_plants_frame rows (what a players' board draws): each card's number and
-    print inside it, the stored tokens on it."""
-    g = mid_game(5, "usa", "recharged", seed=3, actions=700)
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_players_boards_cards_and_text_inside(page, players) -> None:
+    """The players' boards (2p Recharged against the Trust, 4p Germany, 6p USA), at the Players tab's
+    width in JupyterLab (655 px) and a wide one: each card's number and print inside it, the name,
+    money and cities lines on no card and inside the plot, the title not clipped."""
+    g = trust_game() if players == 2 else mid_game(players, *{4: ("germany", "original"),
+                                                               6: ("usa", "recharged")}[players], seed=3)
     plants = owned_plants_frame(g)
-    owners = list(dict.fromkeys(plants["owner"]))
-    width, height = 700, 60 + 130 * len(owners)
-    px = ((width - 20) / 4.6, (height - 60) / len(owners))
-    shapes: list[dict] = []
-    notes: list[dict] = []
-    for i, who in enumerate(owners):
-        y0 = len(owners) - i - 0.95
-        for k, (_, row) in enumerate(plants[plants["owner"] == who].iterrows()):
-            s, n = plant_card(row, 0.6 + k, y0, 1.5 + k, y0 + 0.9, px)
-            shapes += s
-            notes += n
-        notes.append(dict(x=0, y=y0 + 0.45, text=who, showarrow=False, xanchor="left"))
-    fig = go.Figure(layout=dict(shapes=shapes, annotations=notes, height=height, template="plotly_white",
-                                margin=dict(l=10, r=10, t=50, b=10), font=dict(family="Arial"),
-                                xaxis=dict(range=[0, 4.6], visible=False),
-                                yaxis=dict(range=[0, len(owners)], visible=False)))
-    m = draw(page, fig, width, "players_plants.png")
-    assert len(m["cards"]) == len(plants) and sum(plants["stored"]) > 0
-    assert card_clashes(m) == []
+    fig = players_figure(g)
+    empty = sum(1 for s in fig.layout.shapes if s.type == "rect" and s.line.dash == "dot")
+    for width in (655, 1100):
+        m = draw(page, fig, width, f"players_{players}p.png" if width == 655 else None)
+        assert len(m["cards"]) == len(plants) + empty and sum(plants["stored"]) > 0
+        assert card_clashes(m) == [], f"{players} players at {width}"
+        info = [(t, b) for t, *b in m["notes"] if not any(hit(b, c) for c in m["cards"])]
+        assert len(info) >= 3 * len(g.participants)
+        assert [t for t, b in info if not inside(b, m["plot"])] == []
+        assert inside(m["title"], m["figure"])
 
 
 def test_screenshots_written(page) -> None:

@@ -67,7 +67,8 @@ def test_a_refresh_sketch_holds_exactly_what_the_validated_figure_holds(setup):
             continue
         for name, args in (("map", dict(player=g.players[0], plan=[], title="board")),
                            ("map", dict(player=g.players[1], plan=list(g.map.cities)[:3])), ("plants", {}),
-                           ("resources", dict(player=g.players[0])), ("resources", {}), ("history", {})):
+                           ("resources", dict(player=g.players[0])), ("resources", {}), ("history", {}),
+                           ("players", {})):
             built = BUILDERS[name](g, **args)
             token = _REFRESHING.set(True)
             try:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..actions import Bid, Discard, Open, Pass
-from ..gamelog import verb
+from ..gamelog import count, verb
 from ..plants import PLANTS, RESOURCES
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 
@@ -22,7 +22,7 @@ def plant_caption(n: int) -> str:
     if p is None:
         return f"{n} · Step 3 card"
     fuel = f"{p.tokens} {p.fuel}" if p.tokens else p.fuel
-    return f"{n} · {fuel} · {p.cities} cit{'y' if p.cities == 1 else 'ies'}"
+    return f"{n} · {fuel} · {count(p.cities, 'city', 'cities')}"
 
 
 def keep_text(keep: Any) -> str:

@@ -82,7 +82,7 @@ class Board:
         self.builders: dict[str, Callable[[Game], go.Figure]] = {
             "Plant market": lambda g: views.plants_figure(g, height=430),
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
-            "Players": lambda g: views.players_figure(g, height=400),
+            "Players": lambda g: views.players_figure(g),  # its height: a row per participant
             "History": lambda g: views.history_figure(g, height=700)}
         self.tabs = w.Tab(children=[w.VBox() for _ in TABS], titles=list(TABS), selected_index=0)
         self.tabs.add_class("pg-tabs")

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..actions import BuyResources, Done
 from ..errors import IllegalAction
-from ..gamelog import possessive
+from ..gamelog import count, possessive
 from ..plants import RESOURCES
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note
 
@@ -68,15 +68,15 @@ class ResourcesPanel(PhasePanel):
             tip = f"one more {r}" if more else f"no more {r}: storage, supply or money"
             plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0,
                           width="36px", tooltip=tip)
-            count = label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
+            shown = label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
             info = label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
                          width="auto")
-            rows.append(w.HBox([minus, count, plus, info], layout=w.Layout(align_items="center")))
+            rows.append(w.HBox([minus, shown, plus, info], layout=w.Layout(align_items="center")))
         total = sum(self.amounts.values())
         if cost is None:
             cost_html = note(esc(why), ERROR)
         else:
-            cost_html = (f"<b>Total: {cost} Elektro</b> for {total} token{'s' * (total != 1)}; "
+            cost_html = (f"<b>Total: {cost} Elektro</b> for {count(total, 'token')}; "
                          f"{money - cost} Elektro left")
         buy = button(f"Buy for {cost}" if total and cost is not None else "Buy", "pg-buy",
                      self._buy, style="success", disabled=total == 0 or cost is None)

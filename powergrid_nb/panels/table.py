@@ -352,7 +352,7 @@ class Table(w.VBox):
             g.apply(bot.act(g))
         except Exception as e:  # a bot bug must not break the table: pause and say so
             self.paused = True
-            self.say(f"{esc(g.current_player)}'s bot failed ({esc(e)}); bots paused", ERROR)
+            self.say(f"{possessive(esc(g.current_player))} bot failed ({esc(e)}); bots paused", ERROR)
             self.refresh()
             return False
         if refresh:

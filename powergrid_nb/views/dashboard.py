@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..gamelog import verb
+from ..gamelog import count, verb
 from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
 from .map import fit_ranges
 from .players import player_label
@@ -38,6 +38,11 @@ def auction_text(g: Game) -> str:
     if a is None:
         return ""
     return f"Auction: plant {a.plant}, {a.leader} {verb(a.leader, 'leads')} at {a.bid} Elektro"
+
+
+def _cities(n: int | None) -> str:
+    """ "1 city", "3 cities" ("" for the Trust, which never powers)."""
+    return "" if n is None else count(n, "city", "cities")
 
 
 def _ratio(g: Game) -> float:
@@ -94,7 +99,8 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
     owners = [", ".join(o) or ("nobody (a marked start city)" if m else "nobody")
               for o, m in zip(inp["owners"], inp["marked"], strict=True)]
     if player is not None:
-        costs = [f"{player} builds for {c} Elektro" if to_int(c) is not None else f"{player} cannot build"
+        costs = [f"{player} {verb(player, 'builds')} for {c} Elektro" if to_int(c) is not None
+                 else f"{player} cannot build"
                  for c in inp["build_cost"]]
     else:
         costs = [""] * len(inp)
@@ -103,9 +109,9 @@ def _map_traces(g: Game, player: str | None) -> list[go.Scatter]:
         x=list(inp["lon"]), y=list(inp["lat"]), mode="markers", name="cities", showlegend=False,
         marker=dict(size=15, color=[HOUSE_FILL[min(h, 3)] for h in houses],
                     line=dict(color=[regions.get(str(r), "#555555") for r in inp["region"]], width=2)),
-        text=[str(c) for c in inp.index], customdata=[[h, o, c] for h, o, c in zip(houses, owners, costs,
-                                                                                  strict=True)],
-        hovertemplate="<b>%{text}</b>: %{customdata[0]} house(s): %{customdata[1]}<br>%{customdata[2]}"
+        text=[str(c) for c in inp.index],
+        customdata=[[h, o, c, count(h, "house")] for h, o, c in zip(houses, owners, costs, strict=True)],
+        hovertemplate="<b>%{text}</b>: %{customdata[3]}: %{customdata[1]}<br>%{customdata[2]}"
                       "<extra></extra>"))
     span = max(1e-6, max(cf["lon"]) - min(cf["lon"])) if len(cf) else 1.0
     dx = span * 0.016
@@ -171,11 +177,12 @@ def dashboard(g: Game, *, player: str | None = None, height: int = 900) -> go.Fi
     can = [to_int(x) for x in pf["can_power"]]
     fig.add_trace(go.Bar(x=labels, y=cities, name="cities owned", showlegend=False, marker=dict(color=colors),
                          text=cities, textposition="outside", offsetgroup="owned",
-                         hovertemplate="%{x}: %{y} cities owned<extra></extra>"), *at["cities"])
+                         customdata=[[_cities(n)] for n in cities],
+                         hovertemplate="%{x}: %{customdata[0]} owned<extra></extra>"), *at["cities"])
     fig.add_trace(go.Bar(x=labels, y=can, name="can power now", showlegend=False, offsetgroup="power",
                          marker=dict(color=colors, opacity=0.55, pattern=dict(shape="/", fgcolor="#FFFFFF")),
-                         text=can, textposition="outside",
-                         hovertemplate="%{x}: can power %{y} cities now<extra></extra>"), *at["cities"])
+                         text=can, textposition="outside", customdata=[[_cities(n)] for n in can],
+                         hovertemplate="%{x}: can power %{customdata[0]} now<extra></extra>"), *at["cities"])
     # the map fitted to its cities, aspect kept by shrinking the panel ("domain"), not by widening a range
     xr, yr = fit_ranges(g)
     fig.update_xaxes(visible=False, range=xr, constrain="domain", row=at["map"][0], col=at["map"][1])

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from ..gamelog import count
 from ..timeline import auctions_frame, market_history_frame, rounds_frame
 from ._base import (
     RESOURCE_COLORS,
@@ -33,12 +34,22 @@ def _values(s: pd.Series) -> list[Any]:
     return [None if x is pd.NA else int(x) for x in s]
 
 
+def _amount(y: Any, unit: str) -> str:
+    """A point's value in words: "12 Elektro", "1 city", "3 cities" ("" for no value)."""
+    if y is None:
+        return ""
+    return f"{y} Elektro" if unit == "Elektro" else count(y, "city", "cities")
+
+
 def _line(g: Game, name: str, x: list[Any], y: list[Any], now: list[str], what: str, unit: str,
           legend: bool) -> dict:
+    """One participant's line of a panel; the hover "Ada, round 3: 2 cities owned" (``customdata``:
+    the "so far" note of the round in progress, the value in words)."""
     return scatter(x=x, y=y, name=name, legendgroup=name, showlegend=legend, mode="lines+markers",
-                   line=dict(color=player_color(g, name), width=3), customdata=now,
+                   line=dict(color=player_color(g, name), width=3),
+                   customdata=[[n, _amount(v, unit)] for n, v in zip(now, y, strict=True)],
                    marker=dict(symbol=player_symbol(g, name), size=9, color=player_color(g, name)),
-                   hovertemplate=f"{name}, round %{{x}}%{{customdata}}: %{{y}} {unit}{what}"
+                   hovertemplate=f"{name}, round %{{x}}%{{customdata[0]}}: %{{customdata[1]}}{what}"
                                  "<extra></extra>")
 
 
@@ -58,7 +69,7 @@ def history_figure(g: Game, *, height: int = 800) -> go.Figure:
                    subplot_titles=[t for _, t in PANELS] + [
                        "Next-token price at the start of the round (Elektro)", auctions])
     for k, (col, _) in enumerate(PANELS):
-        unit = " Elektro" if col in ("money", "income") else " cities"
+        unit = "Elektro" if col in ("money", "income") else "cities"
         what = {"powered": " powered", "cities": " owned", "income": " income"}.get(col, "")
         for name in names:
             rows = rf[rf["player"] == name]

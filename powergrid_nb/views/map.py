@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..frames import cities_rows, connections_rows
+from ..gamelog import possessive
 from ._base import base_layout, new_figure, player_color, player_symbol, view
 from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
@@ -213,7 +214,7 @@ def _network_traces(g: Game, b: Board, links: list[dict[str, Any]], networks: li
         mine = set(g.cities_of(name)) if name in networks else set()
         xs, ys = _segments([[b.xy[r["city_a"]], b.xy[r["city_b"]]] for r in links
                             if r["city_a"] in mine and r["city_b"] in mine])
-        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", name=f"{name}'s network",
+        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", name=f"{possessive(name)} network",
                            legendgroup="players", showlegend=name in networks, hoverinfo="skip", opacity=0.55,
                            line=dict(width=7, color=player_color(g, name))))
     return traces

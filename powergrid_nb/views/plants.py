@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..frames import plants_rows
+from ..gamelog import count, verb
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
 from ._fit import text_width
 
@@ -41,6 +42,7 @@ PRINT = (14, 13, 12, 11, 10)     # px: the print's sizes, largest first (the lar
 INSET = 5                        # px kept free inside a card's edge
 LINE = 1.3                       # Plotly's line height, in font sizes
 KEY = 12                         # px: the key of card colours
+TRAY, TOKEN = 14, 10             # px: an owned plant's tray along its foot, and a token on it
 AUCTION = "#FFB000"
 STEP3_HOVER = ("<b>Step 3 card</b><br>not for sale: at the end of phase 2 it is boxed with the lowest "
                "plant;<br>from then on one market of six, all biddable (R90, R93)<extra></extra>")
@@ -59,14 +61,13 @@ def _fuel_text(row: Mapping[str, Any]) -> str:
 
 
 def _cities(row: Mapping[str, Any]) -> str:
-    n = int(row["cities"])
-    return f"{n} city" if n == 1 else f"{n} cities"
+    return count(int(row["cities"]), "city", "cities")
 
 
 def card_lines(row: Mapping[str, Any]) -> list[str]:
     """The print of a card under its number, in short lines: fuel, cities powered, then for a market
-    card (a ``plants_frame`` row) its minimum bid and fuel cost now, for an owned plant (an
-    ``owned_plants_frame`` row) the tokens stored on it."""
+    card (a ``plants_frame`` row) its minimum bid and fuel cost now. An owned plant (an
+    ``owned_plants_frame`` row) has no more print: its tray shows the tokens stored on it."""
     green = row["fuel"] in ("eco", "fusion")
     lines = [str(row["fuel"]) if green else _fuel_text(row), f"→ {_cities(row)}"]
     if "min_bid" in row:
@@ -78,8 +79,6 @@ def card_lines(row: Mapping[str, Any]) -> list[str]:
             lines.append("fuel: market short")
         else:
             lines += [f"fuel now {cost} E", f"{row['fuel_cost_per_city']:.1f} E per city"]
-    elif not green:
-        lines.append(f"stores {int(row['stored'])} of {int(row['storage'])}")
     return lines
 
 
@@ -128,7 +127,7 @@ def plant_card(row: Mapping[str, Any], x0: float, y0: float, x1: float, y1: floa
     lines = card_lines(row)
     top = 2 + 1.17 * number + 2  # px: the number's line
     owned = "stored" in row
-    tokens = 16 if owned and fuel not in ("eco", "fusion") else 0  # px: the tray of stored tokens
+    tokens = TRAY + INSET + 2 if owned and fuel not in ("eco", "fusion") else 0  # px: the tray's room
     if size is None:
         size = fit_print([lines], (x1 - x0) * px[0], (y1 - y0) * px[1] - top - tokens)
     notes = [dict(x=(x0 + x1) / 2, y=y1 - 2 / px[1], xref=xref, yref=yref, yanchor="top", showarrow=False,
@@ -140,15 +139,17 @@ def plant_card(row: Mapping[str, Any], x0: float, y0: float, x1: float, y1: floa
     if tokens:  # a white tray along the foot: a square per storage space, filled where a token sits
         held = [r for r in RESOURCE_COLORS for _ in range(int(row.get(r, 0) or 0))]
         slots = held + [None] * (int(row["storage"]) - len(held))
-        step = min(11.0, ((x1 - x0) * px[0] - 2 * INSET - 4) / max(len(slots), 1))
-        cy = y0 + (INSET + 5) / px[1]
+        step = min(TOKEN + 3.0, ((x1 - x0) * px[0] - 2 * INSET - 4) / max(len(slots), 1))
+        half = min(TOKEN, step - 2) / 2
+        cy = y0 + (INSET + TRAY / 2) / px[1]
         shapes.append(dict(type="rect", xref=xref, yref=yref, x0=x0 + INSET / px[0], x1=x1 - INSET / px[0],
-                           y0=y0 + INSET / px[1], y1=y0 + (INSET + 10) / px[1], fillcolor="white",
+                           y0=y0 + INSET / px[1], y1=y0 + (INSET + TRAY) / px[1], fillcolor="white",
                            line=dict(width=0)))
         left = (x0 + x1) / 2 - step * (len(slots) - 1) / 2 / px[0]
         for k, r in enumerate(slots):
             shapes.append(dict(type="rect", xref=xref, yref=yref, xsizemode="pixel", ysizemode="pixel",
-                               xanchor=left + k * step / px[0], yanchor=cy, x0=-3.5, x1=3.5, y0=-3.5, y1=3.5,
+                               xanchor=left + k * step / px[0], yanchor=cy,
+                               x0=-half, x1=half, y0=-half, y1=half,
                                fillcolor=RESOURCE_COLORS[r] if r else "white",
                                line=dict(color="#222222" if r else "#9A9A9A", width=1)))
     return shapes, notes
@@ -241,7 +242,7 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             notes += n
             if running:
                 leader = str(row["leader"])
-                badge = f"<b>{leader} leads at {int(row['high_bid'])}</b>"
+                badge = f"<b>{leader} {verb(leader, 'leads')} at {int(row['high_bid'])}</b>"
                 notes.append(dict(x=cx, y=top + 0.01, text=badge, yanchor="bottom", showarrow=False,
                                   bgcolor=player_color(g, leader),
                                   bordercolor=AUCTION, borderwidth=2, font=dict(size=14, color="white")))
@@ -264,7 +265,8 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     auction = g.auction
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
     if auction is not None:
-        status.append(f"auction: plant {auction.plant}, {auction.leader} leads at {auction.bid}")
+        status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
+                      f"at {auction.bid}")
     elif g.phase == 2 and g.current_player:
         status.append(f"{g.current_player} to open a plant or pass")
     # the auction (or who is to open) on a second, smaller line: the title fits a 700 px figure

@@ -9,6 +9,7 @@ game's ``resource_track``), never from a table here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ..frames import price_ladder_frame
-from ..gamelog import verb
+from ..gamelog import count, verb
 from ..plants import RESOURCES
 from ._base import (
     RESOURCE_COLORS,
@@ -68,14 +69,20 @@ def _title(r: str, info: pd.Series) -> str:
     return f"{head}<br>{small}"
 
 
+def _tokens_cost(k: Iterable[int], other: Iterable[int]) -> list[list[object]]:
+    """A curve's ``customdata``: per point "1 token costs" / "3 tokens cost" and the other curve's value."""
+    return [[count(n, "token") + (" costs" if n == 1 else " cost"), int(v)]
+            for n, v in zip(map(int, k), other, strict=True)]
+
+
 def _ladder_hover(r: str, when: str) -> str:
     return (f"<b>{r}, {when}</b><br>token %{{x}} costs %{{y}} Elektro<br>"
-            f"%{{x}} tokens cost %{{customdata}} Elektro in all<extra></extra>")
+            f"%{{customdata[0]}} %{{customdata[1]}} Elektro in all<extra></extra>")
 
 
 def _total_hover(r: str, when: str) -> str:
-    return (f"<b>{r}, {when}</b><br>%{{x}} tokens cost %{{y}} Elektro in all<br>"
-            f"(token %{{x}}: %{{customdata}} Elektro)<extra></extra>")
+    return (f"<b>{r}, {when}</b><br>%{{customdata[0]}} %{{y}} Elektro in all<br>"
+            f"(token %{{x}}: %{{customdata[1]}} Elektro)<extra></extra>")
 
 
 @view("resources")
@@ -113,25 +120,26 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
         dashed = dict(color=color, width=2, dash="dash", shape="hv")
         traces = [
             scatter(x=[int(x) for x in mkt["k"]], y=[int(x) for x in mkt["price_of_kth"]],
-                    customdata=[int(x) for x in mkt["cumulative_cost"]], mode="lines+markers",
+                    customdata=_tokens_cost(mkt["k"], mkt["cumulative_cost"]), mode="lines+markers",
                     line=line, marker=dict(size=7, color=color), name=f"{r}: price now",
                     legendgroup="now", showlegend=False, hovertemplate=_ladder_hover(r, "now")),
             scatter(x=[int(x) for x in dep["k"]], y=[int(x) for x in dep["price_of_kth"]],
-                    customdata=[int(x) for x in dep["cumulative_cost"]], mode="lines+markers",
+                    customdata=_tokens_cost(dep["k"], dep["cumulative_cost"]), mode="lines+markers",
                     line=dict(color=color, width=2, dash="dot", shape="hv"),
                     marker=dict(size=9, color="white", symbol="square", line=dict(color=color, width=2)),
                     name=f"{r}: depot", legendgroup="depot", showlegend=False,
                     hovertemplate=_ladder_hover(r, "from the supply depot")),
-            scatter(x=ka, y=after, customdata=after_total, mode="lines", line=dashed, opacity=0.7,
-                    name=f"{r}: price after refill", legendgroup="after", showlegend=False,
+            scatter(x=ka, y=after, customdata=_tokens_cost(ka, after_total), mode="lines", line=dashed,
+                    opacity=0.7, name=f"{r}: price after refill", legendgroup="after", showlegend=False,
                     hovertemplate=_ladder_hover(r, "after the next refill")),
-            scatter(x=k, y=total, customdata=price, mode="lines+markers", line=dict(color=color, width=3),
+            scatter(x=k, y=total, customdata=_tokens_cost(k, price), mode="lines+markers",
+                    line=dict(color=color, width=3),
                     marker=dict(size=7, color=[color if s == "market" else "white" for s in lad["source"]],
                                 symbol=["circle" if s == "market" else "square" for s in lad["source"]],
                                 line=dict(color=color, width=2)),
                     name=f"{r}: total now", legendgroup="now", showlegend=False,
                     hovertemplate=_total_hover(r, "now")),
-            scatter(x=ka, y=after_total, customdata=after, mode="lines",
+            scatter(x=ka, y=after_total, customdata=_tokens_cost(ka, after), mode="lines",
                     line=dict(color=color, width=2, dash="dash"), opacity=0.7,
                     name=f"{r}: total after refill", legendgroup="after", showlegend=False,
                     hovertemplate=_total_hover(r, "after the next refill")),
