@@ -31,10 +31,14 @@ def log_html(g: Game, n: int = LOG_LINES) -> str:
     """The game log (:func:`powergrid_nb.gamelog.log_entries`): the newest ``n`` sentences, oldest
     first, in a box that scrolls and opens at its newest line."""
     items = "".join(_entry(e) for e in log_entries(g, last=n))
-    # a column-reverse scroll box with one child starts scrolled to the bottom; the lines keep their order
+    # a column-reverse scroll box with one child starts scrolled to the bottom; the lines keep their order.
+    # Framed; its top padding fades out, so a line scrolled under it reads as "more above", not as a fault.
     return ("<details open><summary><b>Game log</b></summary>"
             "<div style='display:flex;flex-direction:column-reverse;max-height:300px;overflow-y:auto;"
-            "font-size:0.9em;line-height:1.35;white-space:normal;overflow-wrap:anywhere'>"
+            "font-size:0.9em;line-height:1.35;white-space:normal;overflow-wrap:anywhere;"
+            "border:1px solid #E0E0E0;border-radius:4px;padding:1.1em 6px 4px;"
+            "mask-image:linear-gradient(to bottom,transparent 0,#000 1.2em);"
+            "-webkit-mask-image:linear-gradient(to bottom,transparent 0,#000 1.2em)'>"
             f"<div class='pg-log-lines'>{items}</div></div></details>")
 
 
