@@ -32,21 +32,14 @@ class BuildPanel(PhasePanel):
         self.queue: list[str] = []
         self._turn: tuple | None = None
 
-    def _sync(self, g: Game, player: str) -> None:
-        """A new turn starts with an empty queue."""
+    def plan(self) -> list[str]:
+        return list(self.queue)
+
+    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
         turn = (g.round, player, len(g.actions))
         if turn != self._turn:
             self.queue = []
             self._turn = turn
-
-    def plan(self) -> list[str]:
-        g = self.table.game
-        if g is not None and g.current_player is not None:
-            self._sync(g, g.current_player)  # the map may ask before the panel is rendered
-        return list(self.queue)
-
-    def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
-        self._sync(g, player)
         money = g.money(player)
         steps = g.plan_build(player, self.queue) if self.queue else []
         spent = steps[-1].total if steps and steps[-1].total is not None else 0

@@ -263,14 +263,11 @@ class Table(w.VBox):
             what = f": {esc(hint(g, g.legal_actions()))}"
         self.status.value = (f"<div style='font-size:1.15em;padding:4px 0'><b>{esc(status_text(g))}</b>"
                              f"{what}</div>")
-        # The figures first: their redraw is the longest part of a click in the browser, and it runs
-        # there while the panel and the log are built here. The map's build plan is the panel's.
-        self._panel = self.current_panel()
-        assert self.board is not None
-        self.board.refresh()
         self.show_panel()
         self.toolbar.refresh()
         self.log_view.value = log_html(g)
+        assert self.board is not None
+        self.board.refresh()
 
     def current_panel(self) -> PhasePanel | None:
         g = self.game
