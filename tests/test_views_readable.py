@@ -37,6 +37,7 @@ from powergrid_nb import Game, Open, new_game
 from powergrid_nb.frames import owned_plants_frame
 from powergrid_nb.plants import PLANTS
 from powergrid_nb.views import map_figure, plants_figure, players_figure, update
+from powergrid_nb.views.plants import FUEL_COLORS, KEY_NAME
 
 SHOTS = ROOT / "test-artifacts" / "readable"
 Box = list[float]
@@ -242,7 +243,8 @@ def card_clashes(m: dict[str, Any]) -> list[str]:
 
 def key_clashes(m: dict[str, Any]) -> list[str]:
     """Names of the key of card colours on a square of the key, or outside the figure."""
-    squares = [(n, b) for n, *b in m["markers"] if n in {t[0] for t in m["texts"]}]
+    squares = [(n, b) for n, *b in m["markers"] if n == KEY_NAME]
+    assert len(squares) == len(FUEL_COLORS), squares  # the key's squares, one per fuel
     names = [(t, b) for t, *b in m["texts"]] + [(t, b) for t, *b in m["notes"] if t.startswith("card colour")]
     bad = [f"{t!r} on the {n!r} square" for t, b in names for n, s in squares if hit(b, s)]
     return bad + [f"{t!r} clipped" for t, b in names if not inside(b, m["figure"])]

@@ -44,6 +44,7 @@ LINE = 1.3                       # Plotly's line height, in font sizes
 KEY = 12                         # px: the key of card colours
 TRAY, TOKEN = 14, 10             # px: an owned plant's tray along its foot, and a token on it
 AUCTION = "#FFB000"
+KEY_NAME = "card colours"     # the key's trace
 STEP3_HOVER = ("<b>Step 3 card</b><br>not for sale: at the end of phase 2 it is boxed with the lowest "
                "plant;<br>from then on one market of six, all biddable (R90, R93)<extra></extra>")
 
@@ -174,21 +175,27 @@ def _hover(row: Mapping[str, Any]) -> str:
 
 
 def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
-    """The key of card colours at height ``y``: a square and its fuel each, laid out in pixels at the
-    narrowest size (``unit`` px per x unit), so no name runs into the next square."""
+    """The key of card colours at height ``y``: a square and its fuel each (one trace, ``KEY_NAME``),
+    laid out in pixels at the narrowest size (``unit`` px per x unit), so no name runs into the next
+    square."""
     title = "card colour = fuel:"
     notes.append(dict(x=0, y=y, text=title, xanchor="left", showarrow=False,
                       font=dict(size=KEY, color="#444444")))
     x = (text_width(title, KEY) + 18) / unit
-    for fuel, color in FUEL_COLORS.items():
-        edge = RESOURCE_COLORS["oil"] if fuel == "hybrid" else "#333333"
+    xs, labels = [], []
+    for fuel in FUEL_COLORS:
         label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
-        fig.add_trace(dict(type="scatter", x=[x], y=[y], text=[label], mode="markers+text", name=label,
-                           textposition="middle right", showlegend=False, hoverinfo="skip",
-                           cliponaxis=False, textfont=dict(size=KEY), marker=dict(
-                               size=14, symbol="square", color=color,
-                               line=dict(color=edge, width=3 if fuel == "hybrid" else 1))))
+        xs.append(x)
+        labels.append(label)
         x += (7 + 9.75 + text_width(label, KEY) + 12 + 7) / unit  # half square, gap, name, space, half
+    hybrid = [f == "hybrid" for f in FUEL_COLORS]
+    # one trace, not one per fuel: a browser redraws the market at nearly every move, per trace
+    fig.add_trace(dict(type="scatter", x=xs, y=[y] * len(xs), text=labels, mode="markers+text", name=KEY_NAME,
+                       textposition="middle right", showlegend=False, hoverinfo="skip", cliponaxis=False,
+                       textfont=dict(size=KEY), marker=dict(
+                           size=14, symbol="square", color=list(FUEL_COLORS.values()),
+                           line=dict(color=[RESOURCE_COLORS["oil"] if h else "#333333" for h in hybrid],
+                                     width=[3 if h else 1 for h in hybrid]))))
 
 
 @view("plants")
