@@ -118,6 +118,7 @@ class Player:
     hybrid_overbid: int = 8
     max_build: int = 3  # cities per turn
     reserve: int = 0  # Elektro kept when building
+    max_plants: int | None = None  # owning this many, buy no more (money left to build)
     plants: set[int] = field(default_factory=set)
     boxed: set[int] = field(default_factory=set)  # plants the human discarded
     mine: set[str] = field(default_factory=set)  # cities with a house of the human's
@@ -185,6 +186,8 @@ class Player:
             return hybrids[0]
         if round_ == 1 or not self.plants:
             return offered[0] if offered else None
+        if self.max_plants is not None and len(self.plants) >= self.max_plants:
+            return None
         weakest = min(cities(p) for p in self.plants)
         better = [n for n in offered if cities(n) > weakest]
         return max(better, key=lambda n: (cities(n), -n)) if better else None
