@@ -257,6 +257,9 @@ def cell_errors(page: Any) -> list[str]:
     return [t for t in page.locator(sel).all_inner_texts() if "Traceback" in t or "Error" in t]
 
 
+READOUT_IS_JS = "([e, v]) => parseFloat(e.querySelector('.widget-readout').textContent) === v"
+
+
 def set_readout(page: Any, slider: Any, value: str) -> None:
     """Type a value into an ipywidgets slider's editable readout (keyboard, then Enter)."""
     readout = slider.locator(".widget-readout")
@@ -267,19 +270,24 @@ def set_readout(page: Any, slider: Any, value: str) -> None:
 
 
 def start_game(page: Any, table: Any, *, players: int = 3, seed: int = 7, bots: tuple[str, ...] = ("random",),
-               delay: float = 0.0, timeout_ms: int = 60_000) -> None:
+               delay: float = 0.0, edition: str | None = None, map_name: str | None = None,
+               timeout_ms: int = 60_000) -> None:
     """Fill the setup form of ``table`` (a locator of a ``.pg-table``) and press Start: seat 0 "You" is
-    human, the other seats are bots (``bots`` cycled), a fixed seed, the bot delay set by keyboard."""
+    human, the other seats are bots (``bots`` cycled), a fixed seed, the bot delay set by keyboard;
+    ``edition`` and ``map_name`` chosen in their menus when given (else the form's defaults)."""
     set_readout(page, table.locator(".pg-players"), str(players))
     table.locator(f".pg-name-{players - 1}").wait_for(timeout=timeout_ms)
     table.locator(f".pg-name-{players}").wait_for(state="detached", timeout=timeout_ms)
+    for cls, value in ((".pg-edition", edition), (".pg-map", map_name)):
+        if value is not None:
+            table.locator(f"{cls} select").select_option(value)
     table.locator(".pg-seed input").fill(str(seed))
     table.locator(".pg-kind-0 select").select_option("human")
     for i in range(1, players):
         table.locator(f".pg-kind-{i} select").select_option(bots[(i - 1) % len(bots)])
     set_readout(page, table.locator(".pg-setup-delay"), f"{delay:g}")
-    page.wait_for_function("([e, v]) => parseFloat(e.querySelector('.widget-readout').textContent) === v",
-                           arg=[table.locator(".pg-setup-delay").element_handle(), delay], timeout=timeout_ms)
+    page.wait_for_function(READOUT_IS_JS, arg=[table.locator(".pg-setup-delay").element_handle(), delay],
+                           timeout=timeout_ms)
     page.wait_for_timeout(300)  # the form's values reach the kernel (they sync on change)
     table.locator("button.pg-start").click()
     table.locator(".pg-status").wait_for(timeout=timeout_ms)
@@ -599,6 +607,55 @@ class Driver:
         self.page.mouse.move(5, 5)  # off the map: no hover label left over
         self._queued(city)
         return c
+
+    # --- the toolbar ---------------------------------------------------------------------------------------
+    def wait_until(self, done: Callable[[], bool], what: str, timeout_ms: int | None = None) -> None:
+        """Poll ``done()`` (and, in Lab, the kernel idle) every 100 ms until both hold."""
+        limit = time.perf_counter() + (timeout_ms or self.timeout_ms) / 1000
+        while True:
+            if done() and (not self.lab or self.page.evaluate(KERNEL_IDLE_JS)):
+                return
+            if time.perf_counter() > limit:
+                raise AssertionError(f"timed out waiting for {what}: status {self.status()!r}, "
+                                     f"message {self.message()!r}, panel {self.panel_text()[:300]!r}")
+            self.page.wait_for_timeout(100)
+
+    def message(self) -> str:
+        return self.table.locator(".pg-message").inner_text().strip()
+
+    def tool(self, cls: str, kind: str, changes_game: bool = True) -> Click:
+        """Click a toolbar button (``pg-undo``, ``pg-save``, ``pg-load``, ...) and wait for the table."""
+        return self.click(self.table.locator(f".pg-toolbar button.{cls}").first, kind, changes_game)
+
+    def save(self, path: str) -> str:
+        """Type ``path`` in the path box, click Save; returns the message shown."""
+        self.table.locator(".pg-path input").fill(path)
+        self.tool("pg-save", "save", False)
+        return self.message()
+
+    def load(self, path: str) -> str:
+        """Type ``path`` in the path box, click Load; returns the message shown."""
+        self.table.locator(".pg-path input").fill(path)
+        self.tool("pg-load", "load", True)
+        self.wait_until(lambda: self.message().startswith(("loaded", "could not")), "the load")
+        return self.message()
+
+    def set_seat(self, player: str, kind: str, done: Callable[[], bool] | None = None) -> None:
+        """Choose ``kind`` ("human" or a bot's name) in ``player``'s seat menu; wait until the menu shows
+        it and ``done()`` holds (default: the status line changed, as it does when the seat to act
+        changes hands)."""
+        before = self.status()
+        seat = self.table.locator(f".pg-seat-{player} select")
+        seat.select_option(kind)
+        check = done or (lambda: self.status() != before)
+        self.wait_until(lambda: seat.input_value() == kind and check(), f"{player}'s seat to be {kind}")
+
+    def set_delay(self, seconds: float) -> None:
+        """Type the bot delay in the toolbar's slider (the kernel gets it before any later click)."""
+        box = self.table.locator(".pg-delay")
+        set_readout(self.page, box, f"{seconds:g}")
+        self.page.wait_for_function(READOUT_IS_JS, arg=[box.element_handle(), seconds],
+                                    timeout=self.timeout_ms)
 
     def play(self, until: Callable[[], bool], max_turns: int = 200) -> int:
         """Play turns until ``until()`` (checked before each turn); returns the turns played."""
