@@ -47,6 +47,17 @@ def house_points(table: Any, player: str) -> list[list[float]]:
     }""", player)
 
 
+
+MAP_FIT_JS = """root => { const gd = root.querySelector('.pg-map-box .js-plotly-plot');
+  return [gd._fullLayout.width, root.querySelector('.pg-map-box').clientWidth]; }"""
+
+
+def assert_map_fits(table: Any) -> None:
+    """The map is as wide as its box (not Plotly's default 700 px: under the panel, or a gap beside it)."""
+    drawn, box = table.evaluate(MAP_FIT_JS)
+    assert abs(drawn - box) < 3, f"the map is drawn {drawn:.0f} px wide in a box of {box} px"
+
+
 MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: build (38 Elektro)"
 
 
@@ -113,6 +124,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
                 return [el.tagName, e.defaultPrevented];
             })""")
             assert all(handled == (tag == "BUTTON") for tag, handled in pressed), pressed
+            assert_map_fits(table)
             assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
             watch.check()
         except Exception:
@@ -143,6 +155,7 @@ def test_voila_start_and_open_an_auction(browser) -> None:
             assert "open" in kinds, f"the human never opened an auction: {kinds}"
             assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
             assert "You open an auction" in table.locator(".pg-log").inner_text()
+            assert_map_fits(table)
             watch.check()
         except Exception:
             page.screenshot(path=str(SHOTS / "voila_failure.png"))

@@ -197,3 +197,57 @@ class ClickGuard(anywidget.AnyWidget):
     anywhere on a page, it serves every table there (Voila has no cells: nothing changes)."""
 
     _esm = _GUARD_JS
+
+
+_FIT_JS = """
+// the map's view takes its box's width (not its drawing's), so a resize can fit the drawing to it
+const CSS = '.pg-map-box > .js-plotly-plot { flex: 1 1 auto; min-width: 0; width: 100%; }';
+export default {
+  render({ el }) {
+    if (!document.getElementById('pg-fit-map')) {
+      const style = document.createElement('style');
+      style.id = 'pg-fit-map';
+      style.textContent = CSS;
+      document.head.appendChild(style);
+    }
+    let box = null;
+    const fit = (tries = 0) => {
+      const gd = box && box.querySelector('.js-plotly-plot');
+      if (!gd || !gd._fullLayout) {  // not drawn yet
+        if (tries < 600) requestAnimationFrame(() => fit(tries + 1));
+        return;
+      }
+      // the width Plotly's resize takes (clientWidth would leave out a scrollbar: never equal)
+      if (Math.abs(gd._fullLayout.width - parseFloat(getComputedStyle(gd).width)) >= 2) {
+        // each FigureWidget without a set width then fits its view (with its own Plotly: window.Plotly
+        // may be another copy, whose redraw would drop the widget's click handlers)
+        window.dispatchEvent(new Event('resize'));
+      }
+    };
+    let width = null;
+    const watch = new ResizeObserver(entries => {  // the box's width, not its height, sets the map's
+      const now = entries[entries.length - 1].contentRect.width;
+      if (now !== width) {
+        width = now;
+        requestAnimationFrame(() => fit());
+      }
+    });
+    let tries = 0;
+    const attach = () => {  // the view is put on the page after render()
+      box = el.closest('.pg-map-box');
+      if (box) watch.observe(box); else if (++tries < 600) requestAnimationFrame(attach);
+    };
+    requestAnimationFrame(attach);
+    return () => watch.disconnect();
+  },
+};
+"""
+
+
+class FitMap(anywidget.AnyWidget):
+    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size.
+
+    A FigureWidget drawn before its box has a size takes Plotly's default width (700 px): wider than
+    the box JupyterLab gives the map beside the panel, and a gap in a wide Voila page."""
+
+    _esm = _FIT_JS

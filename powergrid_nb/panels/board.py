@@ -70,6 +70,8 @@ class Board:
                                 title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = go.FigureWidget(base)
+        # refit on a window resize (panels/_widgets.FitMap sends one when the map's box is resized)
+        self.map._config = {**self.map._config, "responsive": True}
         keep_state(self.map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":

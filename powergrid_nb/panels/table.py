@@ -25,6 +25,7 @@ from ._widgets import (
     INFO,
     OK,
     ClickGuard,
+    FitMap,
     PhasePanel,
     close_all,
     esc,
@@ -168,18 +169,20 @@ class Table(w.VBox):
         self._frames.clear()
         self.paused = False
         self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
-        if self.board is not None:
-            self.board.close()
-            self.board = None
+        old, self.board = self.board, None
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
+        map_box = w.Box([self.board.map, FitMap(layout=shared(w.Layout, display="none"))],
+                        layout=w.Layout(flex="1 1 auto", min_width="520px"))
+        map_box.add_class("pg-map-box")
         right = w.VBox([self.actions, self.message, self.log_view],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
         self.children = [self.status, self.toolbar.widget,
-                         w.HBox([w.Box([self.board.map], layout=w.Layout(flex="1 1 auto", min_width="520px")),
-                                 right], layout=w.Layout(width="100%")),
+                         w.HBox([map_box, right], layout=w.Layout(width="100%")),
                          self.board.tabs, self.guard]
+        if old is not None:  # only once no longer shown: a view still on the page syncs to its figure
+            old.close()
         self.say("")
         self.refresh()
         self.run_bots()
