@@ -14,6 +14,7 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..bots import BOTS
+from ..views.mapboard import NOMINAL_WIDTH
 
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
 HUMAN = "human"  # a seat played by clicking
@@ -200,8 +201,9 @@ class ClickGuard(anywidget.AnyWidget):
 
 
 _FIT_JS = """
-// the map's view takes its box's width (not its drawing's), so a resize can fit the drawing to it
-const CSS = '.pg-map-box > .js-plotly-plot { flex: 1 1 auto; min-width: 0; width: 100%; }';
+// the map's view takes its box's width (not its drawing's), so a resize can fit the drawing to it; never
+// narrower than the width its labels were placed for (views.mapboard.NOMINAL_WIDTH)
+const CSS = '.pg-map-box > .js-plotly-plot { flex: 1 1 auto; min-width: %(nominal)spx; width: 100%%; }';
 export default {
   render({ el }) {
     if (!document.getElementById('pg-fit-map')) {
@@ -245,9 +247,10 @@ export default {
 
 
 class FitMap(anywidget.AnyWidget):
-    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size.
+    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
+    the board's labels were placed for (narrower, it keeps that width, as before).
 
-    A FigureWidget drawn before its box has a size takes Plotly's default width (700 px): wider than
-    the box JupyterLab gives the map beside the panel, and a gap in a wide Voila page."""
+    A FigureWidget drawn before its box has a size takes Plotly's default width (700 px), whatever
+    the box: a wide Voila page showed a gap of a third of the map beside it."""
 
-    _esm = _FIT_JS
+    _esm = _FIT_JS % {"nominal": NOMINAL_WIDTH}
