@@ -265,3 +265,11 @@ def test_a_city_clicked_on_the_map_is_marked_R134():
     city = next(a.city for a in g.legal_actions() if isinstance(a, MarkCity))
     t.city_clicked(city)
     assert MarkCity(YOU, city) in g.actions
+
+
+@pytest.mark.parametrize(("players", "edition", "live"), [(2, "recharged", True), (3, "recharged", False),
+                                                          (2, "original", False), (4, "original", False)])
+def test_the_trust_checkbox_is_live_only_where_a_trust_plays_R128(form, players, edition, live):
+    one(form, "pg-players").value = players
+    one(form, "pg-edition").value = edition
+    assert one(form, "pg-trust").disabled is not live

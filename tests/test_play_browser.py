@@ -61,6 +61,17 @@ def assert_map_fits(table: Any) -> None:
     assert abs(drawn - max(box, NOMINAL_WIDTH)) < 3, f"the map is {drawn:.0f} px wide in a box of {box} px"
 
 
+CUT_JS = """root => [...root.querySelectorAll('.pg-setup *')]
+  .filter(e => e.textContent.trim() && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
+               && getComputedStyle(e).overflow !== 'visible')
+  .map(e => e.textContent.trim())"""
+
+
+def cut_labels(table: Any) -> list[str]:
+    """Texts of the setup form cut by their box (an ellipsis, or hidden overflow)."""
+    return table.evaluate(CUT_JS)
+
+
 MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: build (38 Elektro)"
 
 
@@ -76,6 +87,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             assert page.locator(".pg-table").count() == 1, "Run All should show the setup form's table"
             table = page.locator(".pg-table").first
             page.screenshot(path=str(SHOTS / "lab_01_form.png"))
+            assert cut_labels(table) == [], "labels of the setup form are cut"
 
             _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
             drv = _lab.Driver(page, table, policy=dict(cities=2, tokens=2))

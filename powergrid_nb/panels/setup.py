@@ -48,14 +48,15 @@ class SetupForm(w.VBox):
                                              description="edition"), "pg-edition")
         self.map = with_class(w.Dropdown(options=builtin_maps(), value="germany", description="map"),
                               "pg-map")
-        self.random_regions = with_class(w.Checkbox(value=True, description="random regions", indent=False),
-                                         "pg-random-regions")
+        whole = w.Layout(width="auto")  # a checkbox's label at its length, not cut at the default width
+        self.random_regions = with_class(w.Checkbox(value=True, description="random regions", indent=False,
+                                                    layout=whole), "pg-random-regions")
         self.regions = with_class(w.SelectMultiple(options=[], rows=6, description="regions"), "pg-regions")
         self.seed = with_class(w.Text(value="", placeholder="random", description="seed"), "pg-seed")
         self.starting = with_class(w.Checkbox(value=False, description="default starting cities (R134)",
-                                              indent=False), "pg-starting-cities")
+                                              indent=False, layout=whole), "pg-starting-cities")
         self.trust = with_class(w.Checkbox(value=True, description="2 players Recharged: play against the "
-                                           "Trust (R128)", indent=False), "pg-trust")
+                                           "Trust (R128)", indent=False, layout=whole), "pg-trust")
         self.delay = with_class(w.FloatSlider(value=0.6, min=0, max=3, step=0.1, description="bot delay"),
                                 "pg-setup-delay")
         self.names: list[w.Text] = []
@@ -69,6 +70,9 @@ class SetupForm(w.VBox):
         self.players.observe(lambda _c: self._seats(), names="value")
         for wid in (self.players, self.edition, self.map, self.random_regions):
             wid.observe(lambda _c: self._regions(), names="value")
+        for wid in (self.players, self.edition):
+            wid.observe(lambda _c: self._trust(), names="value")
+        self._trust()
         self.regions.observe(lambda _c: self._draw_regions(), names="value")
         self._seats()
         self._regions()
@@ -89,6 +93,10 @@ class SetupForm(w.VBox):
                                                     layout=w.Layout(width="130px")), f"pg-kind-{i}"))
         self.seat_box.children = [w.HBox([label(f"seat {i + 1}", width="60px"), self.names[i], self.kinds[i]])
                                   for i in range(n)]
+
+    def _trust(self) -> None:
+        """The Trust's checkbox is live only where the edition lets a Trust play (R128)."""
+        self.trust.disabled = not get_edition(self.edition.value).trust_plays(self.players.value)
 
     # --- the regions -------------------------------------------------------------------------------
     def needed(self) -> int:
