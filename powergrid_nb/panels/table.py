@@ -17,7 +17,7 @@ from ..actions import Bid, Open, Pass
 from ..bots import BOTS, Bot, make_bot
 from ..errors import PowerGridError
 from ..events import Decision
-from ..gamelog import possessive, verb
+from ..gamelog import possessive, sentence, verb
 from ..views.dashboard import status_text
 from ._widgets import (
     ERROR,
@@ -238,7 +238,10 @@ class Table(w.VBox):
         if all(a.player in self.bots for a in undone):
             self.paused = True  # an all-bot game: undo steps back and stays paused
             self.toolbar.refresh()
-        self.say(f"undone: {esc('; '.join(str(a) for a in reversed(undone)))}", OK)
+        # in the log's words ("You buy 1 coal"), not the notation ("You: buy coal 1")
+        said = [sentence(Decision(g.round, g.phase, g.step, a.player, a)).rstrip(".")
+                for a in reversed(undone)]
+        self.say(f"undone: {esc('; '.join(said))}", OK)
         self.refresh()
 
     def say(self, text: str, colour: str = INFO) -> None:
