@@ -185,10 +185,8 @@ def scatter(**props: Any) -> dict:
 
 
 def _plain(trace: Any) -> dict:
-    """A trace as the dict of what it sets (a dict is taken as it is, "scatter" by default)."""
-    if isinstance(trace, dict):
-        return trace if "type" in trace else {"type": "scatter", **trace}
-    return trace.to_plotly_json()
+    """A trace as the dict of what it sets (a dict, e.g. from :func:`scatter`, as it is)."""
+    return trace if isinstance(trace, dict) else trace.to_plotly_json()
 
 
 def new_figure(data: Any = None) -> go.Figure:

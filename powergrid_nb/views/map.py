@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from ..frames import cities_rows, connections_rows
 from ..gamelog import possessive
-from ._base import base_layout, new_figure, player_color, player_symbol, view
+from ._base import base_layout, new_figure, player_color, player_symbol, scatter, view
 from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
 if TYPE_CHECKING:
@@ -106,8 +106,7 @@ def _city_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: li
                 houses += " (marked start city)"
             data.append([str(city), region, "yes" if row["in_play"] else "no", houses, *owners,
                          _cost_text(row["build_cost"]) if player is not None else ""])
-        traces.append(dict(
-            type="scatter",
+        traces.append(scatter(
             x=[b.xy[c][0] for c in names], y=[b.xy[c][1] for c in names], mode="markers+text",
             text=names, textposition=[b.text[c] for c in names], customdata=data,
             hovertemplate=hover, cliponaxis=False,
@@ -139,16 +138,14 @@ def _link_traces(b: Board, links: list[dict[str, Any]], show_costs: bool, hover:
     traces = []
     for playing, name in ((False, "links (not in play)"), (True, "links")):
         xs, ys = _segments([[b.xy[r["city_a"]], b.xy[r["city_b"]]] for r in links if r["in_play"] == playing])
-        traces.append(dict(
-            type="scatter",
+        traces.append(scatter(
             x=xs, y=ys, mode="lines", name=name, legendgroup="links", hoverinfo="skip",
             opacity=1.0 if playing else FADED + 0.2,
             line=dict(width=2 if playing else 1, color=LINK if playing else FAINT,
                       dash="solid" if playing else "dot")))
     rows = links if show_costs else []
     mids = [_cost_at(b, r["city_a"], r["city_b"]) for r in rows]
-    traces.append(dict(
-        type="scatter",
+    traces.append(scatter(
         x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers+text", name="link costs",
         text=[str(r["cost"]) for r in rows], showlegend=False, textposition="middle center",
         marker=dict(symbol="square", size=15, color="rgba(255,255,255,0.9)", line=dict(width=0)),
@@ -175,10 +172,10 @@ def _slot_traces(b: Board, cities: dict[str, dict[str, Any]], slots: list[str]) 
     styles = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
               "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
     names = {"open": "open slot", "not open": "slot not open yet"}
-    return [dict(type="scatter", x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
-                 name=names[s], legendgroup="slots", marker=styles[s],
-                 customdata=[[p[2], p[3]] for p in pts[s]],
-                 hovertemplate=f"%{{customdata[0]}}: slot %{{customdata[1]}} {s}<extra></extra>")
+    return [scatter(x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
+                    name=names[s], legendgroup="slots", marker=styles[s],
+                    customdata=[[p[2], p[3]] for p in pts[s]],
+                    hovertemplate=f"%{{customdata[0]}}: slot %{{customdata[1]}} {s}<extra></extra>")
             for s in pts]
 
 
@@ -195,8 +192,7 @@ def _house_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: l
             row = cities[city]
             k = next(k for k, c in enumerate(slots) if row[c] == name)
             pts.append((b.xy[city][0] + offsets[k][0], b.xy[city][1] + offsets[k][1], city, slots[k][5:]))
-        traces.append(dict(
-            type="scatter",
+        traces.append(scatter(
             x=[p[0] for p in pts] or [None], y=[p[1] for p in pts] or [None], mode="markers", name=name,
             legendgroup="players", legendgrouptitle=dict(text="Players"), showlegend=True,
             customdata=[[p[2], p[3]] for p in pts],
@@ -214,9 +210,9 @@ def _network_traces(g: Game, b: Board, links: list[dict[str, Any]], networks: li
         mine = set(g.cities_of(name)) if name in networks else set()
         xs, ys = _segments([[b.xy[r["city_a"]], b.xy[r["city_b"]]] for r in links
                             if r["city_a"] in mine and r["city_b"] in mine])
-        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", name=f"{possessive(name)} network",
-                           legendgroup="players", showlegend=name in networks, hoverinfo="skip", opacity=0.55,
-                           line=dict(width=7, color=player_color(g, name))))
+        traces.append(scatter(x=xs, y=ys, mode="lines", name=f"{possessive(name)} network",
+                              legendgroup="players", showlegend=name in networks, hoverinfo="skip",
+                              opacity=0.55, line=dict(width=7, color=player_color(g, name))))
     return traces
 
 
@@ -238,17 +234,17 @@ def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
         if ok:
             costs.append((x + dx, y, f"+{s.cost}"))
     traces = [
-        dict(type="scatter", x=xs, y=ys, mode="lines", name="plan", legendgroup="plan", hoverinfo="skip",
-             showlegend=bool(steps), line=dict(width=5, color=colour, dash="dash")),
-        dict(type="scatter", x=[o[0] for o in order], y=[o[1] for o in order], mode="markers+text",
-             name="plan order", legendgroup="plan", showlegend=False, text=[o[2] for o in order],
-             textposition="middle center", textfont=dict(size=13, color="white"),
-             customdata=[[o[4]] for o in order], hovertemplate="%{customdata[0]}<extra></extra>",
-             marker=dict(size=24, color=[o[3] for o in order], line=dict(width=2, color="white"))),
-        dict(type="scatter", x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text",
-             name="plan costs", legendgroup="plan", showlegend=False, text=[c[2] for c in costs],
-             textposition="middle right", hoverinfo="skip",
-             textfont=dict(size=15, color=colour))]
+        scatter(x=xs, y=ys, mode="lines", name="plan", legendgroup="plan", hoverinfo="skip",
+                showlegend=bool(steps), line=dict(width=5, color=colour, dash="dash")),
+        scatter(x=[o[0] for o in order], y=[o[1] for o in order], mode="markers+text",
+                name="plan order", legendgroup="plan", showlegend=False, text=[o[2] for o in order],
+                textposition="middle center", textfont=dict(size=13, color="white"),
+                customdata=[[o[4]] for o in order], hovertemplate="%{customdata[0]}<extra></extra>",
+                marker=dict(size=24, color=[o[3] for o in order], line=dict(width=2, color="white"))),
+        scatter(x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text",
+                name="plan costs", legendgroup="plan", showlegend=False, text=[c[2] for c in costs],
+                textposition="middle right", hoverinfo="skip",
+                textfont=dict(size=15, color=colour))]
     if not steps:
         return traces, []
     allowed = [s for s in steps if not s.rule]

@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 
 from ..frames import plants_rows
 from ..gamelog import count, verb
-from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, view
+from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, scatter, view
 from ._fit import text_width
 
 if TYPE_CHECKING:
@@ -190,12 +190,12 @@ def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
         x += (7 + 9.75 + text_width(label, KEY) + 12 + 7) / unit  # half square, gap, name, space, half
     hybrid = [f == "hybrid" for f in FUEL_COLORS]
     # one trace, not one per fuel: a browser redraws the market at nearly every move, per trace
-    fig.add_trace(dict(type="scatter", x=xs, y=[y] * len(xs), text=labels, mode="markers+text", name=KEY_NAME,
-                       textposition="middle right", showlegend=False, hoverinfo="skip", cliponaxis=False,
-                       textfont=dict(size=KEY), marker=dict(
-                           size=14, symbol="square", color=list(FUEL_COLORS.values()),
-                           line=dict(color=[RESOURCE_COLORS["oil"] if h else "#333333" for h in hybrid],
-                                     width=[3 if h else 1 for h in hybrid]))))
+    fig.add_trace(scatter(x=xs, y=[y] * len(xs), text=labels, mode="markers+text", name=KEY_NAME,
+                          textposition="middle right", showlegend=False, hoverinfo="skip", cliponaxis=False,
+                          textfont=dict(size=KEY), marker=dict(
+                              size=14, symbol="square", color=list(FUEL_COLORS.values()),
+                              line=dict(color=[RESOURCE_COLORS["oil"] if h else "#333333" for h in hybrid],
+                                        width=[3 if h else 1 for h in hybrid]))))
 
 
 @view("plants")
@@ -263,9 +263,9 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
         pts = points[key]
         hover = dict(hovertemplate=STEP3_HOVER) if key == "step3" else \
             dict(hovertext=pts["text"], hoverinfo="text", customdata=pts["cd"])
-        fig.add_trace(dict(type="scatter", x=pts["x"], y=pts["y"], mode="markers", name=name,
-                           showlegend=False, marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"),
-                           **hover))
+        fig.add_trace(scatter(x=pts["x"], y=pts["y"], mode="markers", name=name,
+                              showlegend=False, marker=dict(size=70, symbol="square", color="rgba(0,0,0,0)"),
+                              **hover))
     # The key of card colours, drawn in the plot right under the cards (so in Step 3 it moves up with
     # the note): a marker and its name per fuel; positions are fixed, only the row's height changes.
     _key(fig, notes, STEP3_BOTTOM - 0.33 if step3 else KEY_Y, px[0])
