@@ -53,6 +53,13 @@ def import_engine(root: Path) -> Any:
     return powergrid_nb
 
 
+def engine_kind() -> str:
+    """"compiled" if powergrid_nb.accel loaded the compiled engine, else "python" (also for engines
+    that predate it)."""
+    accel = sys.modules.get("powergrid_nb.accel")
+    return accel.status()["engine"] if accel else "python"
+
+
 def engine_digest(root: Path) -> str:
     """sha256 of the engine's sources and maps, to see whether an engine changed during a run."""
     h = hashlib.sha256()
@@ -260,7 +267,13 @@ def main(argv: list[str]) -> int:
     root = Path(spec["root"])
     pg = import_engine(root)
     result = TASKS[spec["task"]](pg, spec)
-    out = {"task": spec["task"], "engine_file": pg.__file__, "engine_digest": engine_digest(root),
+    kind = engine_kind()  # after the task, which imported every module a game uses
+    if kind != spec.get("want", "python"):
+        sys.stderr.write(f"_probe.py: WRONG ENGINE: the {kind} engine was loaded, not the "
+                         f"{spec.get('want')} one\n")
+        return WRONG_ENGINE
+    out = {"task": spec["task"], "engine_file": pg.__file__, "engine": kind,
+           "engine_digest": engine_digest(root),
            "python": sys.version.split()[0], "affinity": affinity,
            "seconds": time.perf_counter() - start, "result": result}
     sys.stdout.write(json.dumps(out) + "\n")

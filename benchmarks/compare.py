@@ -1,6 +1,7 @@
 """Side by side: a baseline commit's engine against the working tree's, measured alternately.
 
-    .venv/bin/python benchmarks/compare.py --against bab14b2 [--rounds 5] [--quick] [--json out.json]
+    .venv/bin/python benchmarks/compare.py --against bab14b2 [--rounds 5] [--quick] [--compiled]
+                                           [--json out.json]
 
 The baseline commit is checked out into a temporary git worktree (removed at the end, also on Ctrl-C).
 Every measurement is a fresh child process (benchmarks/_probe.py, the same file for both engines) of
@@ -12,7 +13,9 @@ baseline, ...) so that drift hits both. Games/s and undo() are timed by the chil
 per-call µs by ``perf_counter_ns``. The figures are the median over the rounds with the min-max
 spread; the ratio is oriented so that > 1 means head is better. The games are fixed by their seeds,
 so both engines must play the same games: their action texts are hashed and compared (exit code 1 if
-they differ). See benchmarks/README.md.
+they differ). The working tree is measured as pure Python (``POWERGRID_NB_ACCEL=0``); ``--compiled``
+adds a third engine, the working tree compiled by ``powergrid_nb.accel`` into a temporary folder
+before the first round, measured in the same alternation. See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -100,20 +103,55 @@ def worktree(rev: str) -> Iterator[Path]:
 KEEP_ENV = ("PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONIOENCODING", "PYTHONUTF8")
 
 
-def child_env(root: Path) -> dict[str, str]:
+def child_env(root: Path, compiled: Path | None = None) -> dict[str, str]:
     """This environment with PYTHONPATH at ``root`` and no other PYTHON* variable that could change
-    what is imported (PYTHONHOME, PYTHONSTARTUP, PYTHONUSERBASE, ...); those in KEEP_ENV stay."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON") or k in KEEP_ENV}
+    what is imported (PYTHONHOME, PYTHONSTARTUP, PYTHONUSERBASE, ...); those in KEEP_ENV stay.
+    The engine is pure Python unless ``compiled`` names the folder of a compiled build."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTHON", "POWERGRID_NB_ACCEL")) or k in KEEP_ENV}
     env["PYTHONPATH"] = str(root)
+    if compiled is None:
+        env["POWERGRID_NB_ACCEL"] = "0"
+    else:
+        env["POWERGRID_NB_ACCEL_DIR"] = str(compiled)
     return env
 
 
-def measure(task: str, root: Path, spec: dict[str, Any]) -> dict[str, Any]:
+def reusable_build(root: Path) -> Path | None:
+    """The folder of builds (``POWERGRID_NB_ACCEL_DIR`` or the user's cache) if it holds a compiled
+    engine of exactly ``root``'s sources for this Python, else None."""
+    env = child_env(root, Path("/nonexistent"))
+    for k in ("POWERGRID_NB_ACCEL_DIR", "XDG_CACHE_HOME"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+        else:
+            env.pop(k, None)
+    code = "import json; from powergrid_nb import accel; print(json.dumps(accel.status()))"
+    p = subprocess.run([sys.executable, "-s", "-P", "-c", code], cwd=root, env=env, capture_output=True,
+                       text=True)
+    if p.returncode:
+        return None
+    status = json.loads(p.stdout.strip().splitlines()[-1])
+    return Path(status["directory"]).parent if status["built"] and not status["stale"] else None
+
+
+def build_compiled(root: Path, folder: Path) -> float:
+    """Compile the engine at ``root`` with powergrid_nb.accel into ``folder``; returns the seconds."""
+    started = time.perf_counter()
+    code = "from powergrid_nb.accel import build; build(echo=lambda s: None)"
+    p = subprocess.run([sys.executable, "-s", "-P", "-c", code], cwd=root, env=child_env(root, folder),
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise CompareError(f"building the compiled engine failed (exit {p.returncode}):\n{p.stderr.strip()}")
+    return time.perf_counter() - started
+
+
+def measure(task: str, root: Path, spec: dict[str, Any], compiled: Path | None = None) -> dict[str, Any]:
     """Run one task of benchmarks/_probe.py in a fresh process on the engine at ``root``."""
-    spec = {**spec, "task": task, "root": str(root)}
+    spec = {**spec, "task": task, "root": str(root), "want": "compiled" if compiled else "python"}
     cmd = [sys.executable, "-s", "-P", str(PROBE), json.dumps(spec)]
     try:
-        p = subprocess.run(cmd, cwd=root, env=child_env(root), capture_output=True, text=True,
+        p = subprocess.run(cmd, cwd=root, env=child_env(root, compiled), capture_output=True, text=True,
                            timeout=CHILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise CompareError(f"{task} on {root}: no result after {CHILD_TIMEOUT} s") from None
@@ -178,23 +216,27 @@ def table(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def summarize(samples: list[dict[str, Any]], sizes: dict[str, int]) -> list[dict[str, Any]]:
-    """Per metric: the baseline's and head's values over the rounds and the ratio of their medians."""
+def summarize(samples: list[dict[str, Any]], sizes: dict[str, int],
+              sides: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Per metric: each side's values over the rounds and the ratio of its median to the baseline's."""
     by: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for s in samples:
         by.setdefault((s["task"], s["side"]), []).append(s["out"]["result"])
     out = []
     for m in metrics(sizes, by[("undo", "head")][0]["decisions"]):
-        base = [m.value(r) for r in by[(m.task, "baseline")]]
-        head = [m.value(r) for r in by[(m.task, "head")]]
-        b, h = statistics.median(base), statistics.median(head)
-        ratio = (h / b if m.higher_is_better else b / h) if b and h else float("nan")
-        out.append({"measure": m.label, "baseline": base, "head": head, "ratio": ratio,
-                    "ratio_is": "head/baseline" if m.higher_is_better else "baseline/head"})
+        row: dict[str, Any] = {"measure": m.label, "better": "higher" if m.higher_is_better else "lower"}
+        b = statistics.median(base := [m.value(r) for r in by[(m.task, "baseline")]])
+        row["baseline"] = base
+        for side in sides[1:]:
+            row[side] = [m.value(r) for r in by[(m.task, side)]]
+            h = statistics.median(row[side])
+            row[f"ratio_{side}"] = (h / b if m.higher_is_better else b / h) if b and h else float("nan")
+        row["ratio"] = row["ratio_head"]
+        out.append(row)
     return out
 
 
-def identity(samples: list[dict[str, Any]]) -> dict[str, Any]:
+def identity(samples: list[dict[str, Any]], sides: tuple[str, ...]) -> dict[str, Any]:
     """The action-text hashes of every game set, per engine; whether all agree."""
     groups: dict[str, dict[str, dict[str, set[str]]]] = {"random": {}, "heuristic": {}}
     for s in samples:
@@ -202,10 +244,11 @@ def identity(samples: list[dict[str, Any]]) -> dict[str, Any]:
         hashes = {f"{s['task']} {k}": v["hash"] for k, v in r["rows"].items()} if "rows" in r \
             else {s["task"]: r["hash"]}
         for name, h in hashes.items():
-            groups[group].setdefault(name, {"baseline": set(), "head": set()})[s["side"]].add(h)
+            groups[group].setdefault(name, {side: set() for side in sides})[s["side"]].add(h)
     report: dict[str, Any] = {}
     for group, sets in groups.items():
-        differ = sorted(n for n, v in sets.items() if v["baseline"] != v["head"] or len(v["baseline"]) != 1)
+        differ = sorted(n for n, v in sets.items()
+                        if len(v["baseline"]) != 1 or any(v[side] != v["baseline"] for side in sides))
         report[group] = {"identical": not differ, "differ": differ,
                          "sets": {n: {k: sorted(v) for k, v in side.items()} for n, side in sets.items()}}
     report["identical"] = all(report[g]["identical"] for g in groups)
@@ -240,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="random games per measurement and configuration (default 40, 8 with --quick)")
     ap.add_argument("--seed", type=int, default=0, help="game i of a measurement uses seed+i")
     ap.add_argument("--core", type=int, default=default_core(), help="the CPU every child is pinned to")
+    ap.add_argument("--compiled", action="store_true",
+                    help="also measure the working tree compiled with Cython (powergrid_nb.accel; needs "
+                         "pip install 'powergrid_nb[accel]' and a C compiler; the build takes 2 minutes)")
     ap.add_argument("--json", metavar="PATH", help="also write every raw sample as JSON")
     args = ap.parse_args(argv)
     if args.rounds < 1:
@@ -274,23 +320,34 @@ def run(args: argparse.Namespace, sizes: dict[str, int]) -> int:
         "memory": {"games": sizes["memory_games"]},
     }
     samples: list[dict[str, Any]] = []
+    sides = ("baseline", "head", "compiled") if args.compiled else ("baseline", "head")
     with worktree(info["baseline_commit"]) as base_root:
         info["worktree"] = str(base_root)
-        roots = {"baseline": base_root, "head": REPO}
-        total = args.rounds * len(TASKS) * 2
+        roots = {"baseline": base_root, "head": REPO, "compiled": REPO}
+        builds = {side: None for side in sides}
+        if args.compiled:
+            builds["compiled"] = reusable_build(REPO)
+            if builds["compiled"] is not None:
+                info["compiled_from"] = f"reusing the build in {builds['compiled']}"
+            else:
+                builds["compiled"] = base_root.parent / "compiled"
+                sys.stderr.write("compiling the working tree's engine (powergrid_nb.accel)...\n")
+                info["compiled_from"] = (f"built in {build_compiled(REPO, builds['compiled']):.0f} s, "
+                                         "before the first round")
+        total = args.rounds * len(TASKS) * len(sides)
         for rnd in range(args.rounds):
             for t, task in enumerate(TASKS):
-                order = ("baseline", "head") if (rnd + t) % 2 == 0 else ("head", "baseline")
+                order = sides if (rnd + t) % 2 == 0 else sides[::-1]
                 for side in order:
                     wall = time.perf_counter()
-                    out = measure(task, roots[side], {**spec, **task_spec[task]})
+                    out = measure(task, roots[side], {**spec, **task_spec[task]}, builds[side])
                     wall = time.perf_counter() - wall
                     samples.append({"round": rnd + 1, "task": task, "side": side, "wall_s": wall, "out": out})
                     sys.stderr.write(f"[{len(samples)}/{total}] round {rnd + 1} {task:<7} {side:<8} "
                                      f"{wall:5.1f} s\n")
                     sys.stderr.flush()
     info["seconds"] = time.perf_counter() - started
-    return report(args, sizes, info, spec, samples)
+    return report(args, sizes, info, spec, samples, sides)
 
 
 def side_values(samples: list[dict[str, Any]], task: str, side: str, key: str) -> list[Any]:
@@ -306,13 +363,13 @@ def cpu_share(samples: list[dict[str, Any]], side: str) -> float:
 
 
 def report(args: argparse.Namespace, sizes: dict[str, int], info: dict[str, Any], spec: dict[str, Any],
-           samples: list[dict[str, Any]]) -> int:
+           samples: list[dict[str, Any]], sides: tuple[str, ...]) -> int:
     """Print the header, the table and the identity verdict; write the JSON; returns the exit code."""
-    rows = summarize(samples, sizes)
-    same = identity(samples)
+    rows = summarize(samples, sizes, sides)
+    same = identity(samples, sides)
     digests = {side: sorted({s["out"]["engine_digest"] for s in samples if s["side"] == side})
-               for side in ("baseline", "head")}
-    wall = {side: sum(s["wall_s"] for s in samples if s["side"] == side) for side in ("baseline", "head")}
+               for side in sides}
+    wall = {side: sum(s["wall_s"] for s in samples if s["side"] == side) for side in sides}
     env = {
         "python": f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})",
         "platform": platform.platform(),
@@ -320,7 +377,9 @@ def report(args: argparse.Namespace, sizes: dict[str, int], info: dict[str, Any]
                f"every child pinned to CPU {args.core}",
         "baseline": f"{args.against} = {info['baseline_commit']} (temporary worktree {info['worktree']}, "
                     + ("NOT removed)" if Path(info["worktree"]).exists() else "removed)"),
-        "head": f"{info['head_commit']} + working tree {REPO}",
+        "head": f"{info['head_commit']} + working tree {REPO}, pure Python",
+        **({"compiled": f"the same working tree compiled with Cython by powergrid_nb.accel "
+                        f"({info['compiled_from']})"} if "compiled" in sides else {}),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "command": command(),
     }
@@ -345,30 +404,35 @@ def report(args: argparse.Namespace, sizes: dict[str, int], info: dict[str, Any]
           f"{sizes['memory_games']} games; game i uses seed {args.seed}+i, the undo game seed {UNDO_SEED}")
     print()
 
-    header = ["measure", "baseline median [min–max]", "head median [min–max]", "ratio", "(>1: head better)"]
-    print(table([header] + [[r["measure"], cell(r["baseline"]), cell(r["head"]), f"{r['ratio']:.3f}",
-                             r["ratio_is"]] for r in rows]))
+    header = ["measure", "baseline median [min–max]"]
+    for side in sides[1:]:
+        header += [f"{side} median [min–max]", f"ratio {side}"]
+    print(table([header] + [[r["measure"], cell(r["baseline"])]
+                             + [c for side in sides[1:] for c in (cell(r[side]), f"{r[f'ratio_{side}']:.3f}")]
+                             for r in rows]))
+    print("ratio: how many times better than the baseline (higher is better: side/baseline; lower is "
+          "better: baseline/side)")
     print()
-    reached = {side: side_values(samples, "undo", side, "decisions") for side in ("baseline", "head")}
+    reached = {side: side_values(samples, "undo", side, "decisions") for side in sides}
     print(f"undo/copy: random 4p game seed {UNDO_SEED} stopped at decision "
-          f"{'/'.join(map(str, reached['baseline']))} (baseline), {'/'.join(map(str, reached['head']))} "
-          f"(head) of {UNDO_AT} asked;")
+          + ", ".join(f"{'/'.join(map(str, reached[side]))} ({side})" for side in sides)
+          + f" of {UNDO_AT} asked;")
     print("  undo(1) is timed on copies made before the clock starts, one copy per repetition.")
     print("games/s include new_game() and, like undo(1), are timed by the child's CPU clock (process_time),")
     print("  so time other processes had the core is left out; pair and copy() µs by perf_counter_ns, the")
     print("  random choice between legal_actions() and apply() not timed; peak RSS: ru_maxrss of a fresh")
     print("  child after its games, in KiB; save(): the bytes of the file g.save(path) writes (indented")
     print("  JSON).")
-    share = {side: cpu_share(samples, side) for side in ("baseline", "head")}
-    print(f"CPU share of the games' wall time (random and heuristic): baseline {share['baseline']:.0%}, "
-          f"head {share['head']:.0%}" + ("  (below 90%: a busy machine, expect noise)"
-                                         if min(share.values()) < 0.9 else ""))
-    print(f"time: {info['seconds']:.0f} s in all; children {wall['baseline']:.0f} s baseline, "
-          f"{wall['head']:.0f} s head")
+    share = {side: cpu_share(samples, side) for side in sides}
+    print("CPU share of the games' wall time (random and heuristic): "
+          + ", ".join(f"{side} {share[side]:.0%}" for side in sides)
+          + ("  (below 90%: a busy machine, expect noise)" if min(share.values()) < 0.9 else ""))
+    print(f"time: {info['seconds']:.0f} s in all; children "
+          + ", ".join(f"{wall[side]:.0f} s {side}" for side in sides))
     print()
 
     print("=" * 100)
-    print("IDENTICAL GAMES (sha256 of every game's action texts, baseline vs head): "
+    print(f"IDENTICAL GAMES (sha256 of every game's action texts, {' vs '.join(sides)}): "
           + ("yes" if same["identical"] else "NO"))
     for group, what in (("random", "uniform-random games (6 rows, latency, undo and memory games)"),
                         ("heuristic", "HeuristicBot games")):

@@ -30,7 +30,11 @@ Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (
 >>> g.apply(g.legal_actions()[0])
 """
 
-from .actions import (
+from .accel import install as _install_accel
+
+_install_accel()  # the compiled engine, if one was built from exactly these sources (powergrid_nb.accel)
+
+from .actions import (  # noqa: E402
     Action,
     Bid,
     Build,

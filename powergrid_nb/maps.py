@@ -11,6 +11,7 @@ whole simulation of 200 games.
 from __future__ import annotations
 
 import functools
+import importlib.resources as _res
 import itertools
 import os
 import random
@@ -220,7 +221,8 @@ class GameMap:
 
 
 def _maps_dir() -> Path:
-    here = Path(__file__).resolve().parent
+    # the package folder, also when this module is the compiled one living elsewhere (powergrid_nb.accel)
+    here = Path(str(_res.files("powergrid_nb"))).resolve()
     packaged = here / "_maps"
     return packaged if packaged.is_dir() else here.parent / "maps"
 

@@ -1,0 +1,288 @@
+"""The optional compiled engine: the same engine sources compiled with Cython, for Monte-Carlo speed.
+
+The pure-Python engine is the default, and the only one on a fresh machine. Building the accelerator
+is a choice a user makes once per checkout or install (it needs ``pip install 'powergrid_nb[accel]'``,
+a C compiler and the Python headers)::
+
+    powergrid-nb accel build      # about 2 minutes on 2 cores
+    powergrid-nb accel status
+    powergrid-nb accel remove
+
+Once built, ``import powergrid_nb`` loads the compiled modules instead of the sources, but only while
+every source is byte for byte the one that was compiled: after any edit the package is pure Python
+again (with a warning) until the next build. ``POWERGRID_NB_ACCEL=0`` turns the compiled engine off;
+``POWERGRID_NB_ACCEL_DIR`` says where builds live (default: the user's cache folder). Compiled or
+not, a game is the same game: the same sources run, with Python's semantics (no C types are inferred
+from annotations), and the tests replay the golden corpus on both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import sysconfig
+import warnings
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+PACKAGE = "powergrid_nb"
+HERE = Path(__file__).resolve().parent
+# What a game and the bots run. Everything that draws, tabulates (pandas) or drives processes stays
+# Python: compiling it gains nothing.
+MODULES: tuple[str, ...] = tuple(f"{PACKAGE}.{m}" for m in (
+    "actions", "auction", "building", "bureaucracy", "context", "editions", "errors", "events", "exports",
+    "game", "gamelog", "history_v1", "io", "mapfile", "maprules", "maps", "network", "newgame", "phase",
+    "planner", "plants", "playerorder", "queries", "resources", "rounds", "rulebook", "rulesdata",
+    "startcities", "state", "steps", "trust", "visibility",
+    "bots.base", "bots.expansion", "bots.fuel", "bots.heuristic", "bots.search", "bots.valuation",
+))
+# Python's semantics, not C's: annotations stay annotations, no C types are inferred.
+DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False, "infer_types": None}
+MANIFEST = "manifest.json"
+OFF = ("0", "off", "no", "false")
+
+
+class AccelWarning(UserWarning):
+    """The compiled engine exists but was not loaded (it was built from other sources)."""
+
+
+class AccelError(RuntimeError):
+    """Building the compiled engine failed (no Cython, no compiler, a compile error)."""
+
+
+def source(module: str) -> Path:
+    """The ``.py`` file of an engine module of this package."""
+    return HERE.joinpath(*module.split(".")[1:]).with_suffix(".py")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _stale(entries: dict[str, dict[str, str]]) -> list[str]:
+    """The modules whose source is not the one that was compiled (changed or gone)."""
+    out = []
+    for m, entry in entries.items():
+        try:
+            same = _digest(source(m)) == entry["sha256"]
+        except OSError:
+            same = False
+        if not same:
+            out.append(m)
+    return out
+
+
+def platform_tag() -> str:
+    """The interpreter and platform a compiled module is for, e.g. ``cpython-311-x86_64-linux-gnu``."""
+    return str(sysconfig.get_config_var("EXT_SUFFIX") or ".so").strip(".").rsplit(".", 1)[0]
+
+
+def default_root() -> Path:
+    """Where builds live: ``POWERGRID_NB_ACCEL_DIR``, else the user's cache folder."""
+    if os.environ.get("POWERGRID_NB_ACCEL_DIR"):
+        return Path(os.environ["POWERGRID_NB_ACCEL_DIR"])
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / PACKAGE / "accel"
+
+
+def build_dir(root: Path | None = None) -> Path:
+    """This checkout's (or install's) build for this interpreter: one per package folder."""
+    where = hashlib.sha256(str(HERE).encode()).hexdigest()[:12]
+    return (root or default_root()) / f"{platform_tag()}-{where}"
+
+
+def _manifest(folder: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def status(root: Path | None = None) -> dict[str, Any]:
+    """Which engine ``import powergrid_nb`` loaded, and what is built: a dict for people and tests."""
+    folder = build_dir(root)
+    manifest = _manifest(folder)
+    loaded = sorted(m for m in MODULES if m in sys.modules
+                    and str(getattr(sys.modules[m], "__file__", "")).startswith(str(folder)))
+    info: dict[str, Any] = {"engine": "compiled" if loaded else "python", "loaded": loaded,
+                            "directory": str(folder), "built": manifest is not None}
+    if manifest:
+        stale = _stale(manifest["modules"])
+        info.update(cython=manifest.get("cython"), built_at=manifest.get("built_at"),
+                    modules=sorted(manifest["modules"]), stale=stale)
+    info["off"] = os.environ.get("POWERGRID_NB_ACCEL", "").lower() in OFF
+    return info
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Serves the compiled file for each module of the build, before the normal import system."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = files
+
+    def find_spec(self, name: str, path: Any = None,
+                  target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        file = self.files.get(name)
+        if file is None:
+            return None
+        return importlib.util.spec_from_file_location(
+            name, file, loader=importlib.machinery.ExtensionFileLoader(name, file))
+
+
+def install(root: Path | None = None) -> bool:
+    """Load the compiled modules from now on, if a build for exactly these sources exists.
+
+    Called by ``powergrid_nb/__init__.py`` before it imports the engine; returns whether it did.
+    """
+    if os.environ.get("POWERGRID_NB_ACCEL", "").lower() in OFF:
+        return False
+    folder = build_dir(root)
+    if not folder.is_dir():
+        return False  # the usual case: nothing built, nothing read
+    manifest = _manifest(folder)
+    if manifest is None or manifest.get("platform") != platform_tag():
+        return False
+    entries = manifest["modules"]
+    stale = _stale(entries)
+    if stale:
+        warnings.warn(f"powergrid_nb: the compiled engine in {folder} was built from other sources "
+                      f"({', '.join(stale[:3])}{'...' if len(stale) > 3 else ''} changed since); the "
+                      "engine runs as pure Python. Rebuild it with `powergrid-nb accel build` or remove "
+                      "it with `powergrid-nb accel remove`.", AccelWarning, stacklevel=3)
+        return False
+    files = {m: str(folder / entry["file"]) for m, entry in entries.items()}
+    if any(m in sys.modules for m in files):
+        return False  # too late to swap a module already imported
+    sys.meta_path.insert(0, _Finder(files))
+    return True
+
+
+# --- building ------------------------------------------------------------------------------------
+
+_SETUP = """\
+import sys
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+modules, directives, jobs = sys.argv[1].split(","), eval(sys.argv[2]), int(sys.argv[3])
+sys.argv[1:] = ["build_ext", "--inplace", "--parallel", str(jobs)]
+exts = [Extension(m, [m.replace(".", "/") + ".py"]) for m in modules]
+setup(name="powergrid_nb_accel", ext_modules=cythonize(exts, compiler_directives=directives,
+      nthreads=jobs, quiet=True), script_args=sys.argv[1:])
+"""
+
+
+def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int | None = None,
+          echo: Callable[[str], None] = print) -> Path:
+    """Compile ``modules`` of this package with Cython into this checkout's build folder.
+
+    The build happens in a temporary folder and replaces the old build only when it is complete,
+    so a failed or stopped build (Ctrl-C) leaves the engine as it was. Returns the build folder.
+    """
+    import shutil
+    import subprocess
+    import tempfile
+    import time
+
+    modules = tuple(modules)
+    unknown = sorted(set(modules) - set(MODULES))
+    if unknown:
+        raise ValueError(f"not engine modules: {', '.join(unknown)} (see powergrid_nb.accel.MODULES)")
+    try:
+        import Cython
+    except ImportError:
+        raise AccelError("building the compiled engine needs Cython: "
+                         "pip install 'powergrid_nb[accel]'") from None
+    jobs = jobs or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    folder = build_dir(root)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix=".build-", dir=folder.parent) as tmp:
+        work = Path(tmp) / "src"
+        digests = {}
+        for m in modules:
+            target = work.joinpath(*m.split(".")).with_suffix(".py")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source(m), target)
+            digests[m] = _digest(target)
+            for pkg in target.relative_to(work).parents:  # Cython names a module by its package
+                if str(pkg) != ".":
+                    (work / pkg / "__init__.py").touch()
+        echo(f"compiling {len(modules)} engine modules with Cython {Cython.__version__} on {jobs} "
+             f"core(s); this takes a minute or two...")
+        proc = subprocess.run([sys.executable, "-c", _SETUP, ",".join(modules), repr(DIRECTIVES), str(jobs)],
+                              cwd=work, capture_output=True, text=True)
+        if proc.returncode:
+            tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
+            raise AccelError(f"the Cython build failed (exit {proc.returncode}):\n{tail}")
+        out = Path(tmp) / "out"
+        entries = {}
+        for m in modules:
+            stem = work.joinpath(*m.split("."))
+            built = sorted(stem.parent.glob(f"{stem.name}.*{platform_tag()}*"))
+            if not built:
+                raise AccelError(f"the Cython build made no compiled file for {m}")
+            rel = built[0].relative_to(work)
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(built[0], out / rel)
+            entries[m] = {"file": str(rel), "sha256": digests[m]}
+        manifest = {"platform": platform_tag(), "cython": Cython.__version__, "package": str(HERE),
+                    "built_at": time.strftime("%Y-%m-%d %H:%M:%S %z"), "modules": entries}
+        (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+        if folder.exists():
+            shutil.rmtree(folder)
+        out.rename(folder)
+    echo(f"built {len(modules)} modules in {time.perf_counter() - started:.0f} s into {folder}; "
+         "a new Python process now loads them")
+    return folder
+
+
+def remove(root: Path | None = None) -> bool:
+    """Delete this checkout's build; returns whether there was one."""
+    import shutil
+
+    folder = build_dir(root)
+    if not folder.exists():
+        return False
+    shutil.rmtree(folder)
+    return True
+
+
+def command(action: str, jobs: int | None = None) -> int:
+    """``powergrid-nb accel build|status|remove``: returns the exit code."""
+    if action == "build":
+        try:
+            build(jobs=jobs)
+        except AccelError as e:
+            print(f"powergrid-nb accel: {e}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("powergrid-nb accel: stopped; the engine is as it was", file=sys.stderr)
+            return 130
+        return 0
+    if action == "remove":
+        print("removed the compiled engine" if remove() else "no compiled engine was built here")
+        return 0
+    print(describe(status()))
+    return 0
+
+
+def describe(info: dict[str, Any]) -> str:
+    """``status()`` in words."""
+    if info["engine"] == "compiled":
+        return (f"compiled engine: {len(info['loaded'])} modules loaded from {info['directory']} "
+                f"(Cython {info.get('cython')}, built {info.get('built_at')})")
+    if not info["built"]:
+        return "pure-Python engine (no compiled engine built; `powergrid-nb accel build` makes one)"
+    if info["off"]:
+        return "pure-Python engine (a compiled engine is built, but POWERGRID_NB_ACCEL turns it off)"
+    if info["stale"]:
+        return (f"pure-Python engine: the compiled engine was built from other sources ({len(info['stale'])} "
+                "changed since); `powergrid-nb accel build` rebuilds it")
+    return "pure-Python engine (a compiled engine is built; a new Python process loads it)"
+

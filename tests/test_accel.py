@@ -1,0 +1,158 @@
+"""The optional compiled engine (powergrid_nb.accel, issue #9): opt-in, the same games, never stale.
+
+One full build (about 2 minutes) serves the module: the golden corpus must replay on it move for move,
+and benchmarks/compare.py measures it beside the pure-Python engine with identical games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from powergrid_nb import accel
+from powergrid_nb.cli import main as cli
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+PROBE = """
+import json, random, warnings
+warnings.simplefilter("always")
+with warnings.catch_warnings(record=True) as caught:
+    import powergrid_nb
+from powergrid_nb import accel, new_game
+moves = []
+for seed in range(3):
+    g, rng = new_game(3, seed=seed, edition="recharged"), random.Random(seed)
+    while not g.is_over:
+        a = rng.choice(g.legal_actions())
+        moves.append(str(a))
+        g.apply(a)
+print(json.dumps({"status": accel.status(), "moves": moves, "game_file": powergrid_nb.game.__file__,
+                  "warnings": [str(w.message) for w in caught]}))
+"""
+
+
+def run_probe(accel_dir: Path, **env: str) -> dict:
+    """Three seeded random games in a fresh Python with the compiled engine's folder at ``accel_dir``."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith("POWERGRID_NB_ACCEL")}
+    full.update(PYTHONPATH=str(ROOT), POWERGRID_NB_ACCEL_DIR=str(accel_dir), **env)
+    p = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=full, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole engine compiled once, into a folder of its own (the user's cache is never touched)."""
+    root = tmp_path_factory.mktemp("accel")
+    folder = accel.build(root=root, echo=lambda s: None)
+    assert folder == accel.build_dir(root)
+    return root
+
+
+def test_a_fresh_machine_runs_the_pure_python_engine(tmp_path: Path) -> None:
+    out = run_probe(tmp_path / "nothing-built")
+    assert out["status"]["engine"] == "python" and not out["status"]["built"]
+    assert out["game_file"].endswith("game.py")
+    assert out["warnings"] == []
+
+
+def test_a_built_engine_is_loaded_and_plays_the_same_games(built: Path, tmp_path: Path) -> None:
+    pure = run_probe(tmp_path / "nothing-built")
+    compiled = run_probe(built)
+    assert compiled["status"]["engine"] == "compiled"
+    assert set(compiled["status"]["loaded"]) <= set(accel.MODULES)
+    assert "powergrid_nb.game" in compiled["status"]["loaded"]
+    assert not compiled["game_file"].endswith(".py") and compiled["game_file"].startswith(str(built))
+    assert compiled["moves"] == pure["moves"] and len(pure["moves"]) > 300
+
+
+def test_the_switch_turns_the_compiled_engine_off(built: Path) -> None:
+    out = run_probe(built, POWERGRID_NB_ACCEL="0")
+    assert out["status"]["engine"] == "python" and out["status"]["off"]
+    assert "POWERGRID_NB_ACCEL turns it off" in accel.describe(out["status"])
+
+
+def test_a_build_of_other_sources_is_never_loaded(built: Path, tmp_path: Path) -> None:
+    stale = tmp_path / "stale"
+    shutil.copytree(built, stale)
+    manifest_path = accel.build_dir(stale) / accel.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    manifest["modules"]["powergrid_nb.auction"]["sha256"] = "0" * 64  # as if auction.py changed since
+    manifest_path.write_text(json.dumps(manifest))
+    out = run_probe(stale)
+    assert out["status"]["engine"] == "python"
+    assert out["status"]["stale"] == ["powergrid_nb.auction"]
+    (warning,) = out["warnings"]
+    assert "built from other sources" in warning and "powergrid-nb accel build" in warning
+
+
+def test_a_failed_build_leaves_the_previous_build_as_it_was(built: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(built, root)
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    monkeypatch.setattr(accel, "_SETUP", "raise SystemExit('error: the C compiler failed')")
+    with pytest.raises(accel.AccelError, match=r"(?s)the Cython build failed .*the C compiler failed"):
+        accel.build(modules=["powergrid_nb.errors"], root=root, echo=lambda s: None)
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+    assert accel.status(root)["built"] and not accel.status(root)["stale"]
+
+
+def test_building_without_cython_says_what_to_install(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "Cython", None)
+    with pytest.raises(accel.AccelError, match=re.escape("pip install 'powergrid_nb[accel]'")):
+        accel.build(root=tmp_path)
+    assert not any(tmp_path.iterdir()) or not accel.status(tmp_path)["built"]
+
+
+def test_only_engine_modules_can_be_compiled(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="not engine modules: powergrid_nb.panels"):
+        accel.build(modules=["powergrid_nb.panels"], root=tmp_path)
+
+
+def test_the_command_line_tells_which_engine_runs(built: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POWERGRID_NB_ACCEL_DIR", str(built))
+    assert cli(["accel", "status"]) == 0
+    # this process imported the pure engine before the build existed; a new process loads the build
+    assert capsys.readouterr().out.strip() == ("pure-Python engine (a compiled engine is built; a new "
+                                               "Python process loads it)")
+
+
+def test_the_compiled_engine_replays_the_golden_corpus(built: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("POWERGRID_NB_ACCEL")}
+    env.update(PYTHONPATH=str(ROOT), POWERGRID_NB_ACCEL_DIR=str(built))
+    check = "import powergrid_nb.game, sys; sys.exit(not powergrid_nb.game.__file__.endswith('.so'))"
+    assert subprocess.run([sys.executable, "-c", check], cwd=ROOT, env=env).returncode == 0
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+                        "tests/test_golden.py"], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=1800)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert re.search(r"\d+ passed", p.stdout)
+
+
+def test_compare_measures_the_compiled_engine_beside_the_others(built: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("POWERGRID_NB_ACCEL")}
+    env["POWERGRID_NB_ACCEL_DIR"] = str(built)  # an up-to-date build is reused, not rebuilt
+    cmd = [sys.executable, "benchmarks/compare.py", "--against", "bab14b2", "--quick", "--rounds", "1",
+           "--compiled"]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"^IDENTICAL GAMES \(.*baseline vs head vs compiled\): yes$", r.stdout, re.M), r.stdout
+    assert r.stdout.count("identical: yes") == 2
+    assert f"reusing the build in {built}" in r.stdout
+    spread = r"[\d,.]+ \[[\d,.]+–[\d,.]+\]"
+    line = next(x for x in r.stdout.splitlines() if x.startswith("random 4p original games/s"))
+    assert re.search(rf"{spread}\s+{spread}\s+\d+\.\d{{3}}\s+{spread}\s+\d+\.\d{{3}}$", line), line
+    assert "[15/15] round 1" in r.stderr  # 5 tasks x 3 engines
