@@ -14,6 +14,7 @@ import pandas as pd
 
 from . import events as ev
 from .actions import Open
+from .gamelog import sentence
 from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
 from .queries import STORAGE
 from .rounds import PHASE_NAMES
@@ -321,7 +322,8 @@ def history_frame(g: Game) -> pd.DataFrame:
 
     When: ``round``, ``phase`` (0-6), ``phase_name``, ``step``; what: ``kind`` (the event's
     ``kind``), ``player`` (who it is about, <NA> for the game's own doings), ``text`` (its sentence
-    in the game log), ``money_delta`` (Elektro it moved to (+) or from (-) the player; 0 if none).
+    as the game log words it: "You buy 2 coal ..." for the seat named "You"), ``money_delta``
+    (Elektro it moved to (+) or from (-) the player; 0 if none).
     The event's own fields, <NA> on rows of kinds without them: ``action`` (a decision's text form,
     ``str(action)``), ``plant`` (bought, drawn, boxed, under the deck, discounted or triggering a
     map rule; 99 is the Step 3 card), ``plants`` (the tuple run), ``price`` (paid for a plant),
@@ -333,7 +335,7 @@ def history_frame(g: Game) -> pd.DataFrame:
     data: dict[str, list[Any]] = {c: [None] * len(history) for c in HISTORY_COLUMNS}
     for i, e in enumerate(history):
         data["round"][i], data["phase"][i], data["step"][i] = e.round, e.phase, e.step
-        data["kind"][i], data["player"][i], data["text"][i] = e.kind, e.who, e.text()
+        data["kind"][i], data["player"][i], data["text"][i] = e.kind, e.who, sentence(e)
         data["money_delta"][i] = e.money_delta
         data["phase_name"][i] = PHASE_NAMES.get(e.phase)
         fill = _FIELDS.get(type(e))

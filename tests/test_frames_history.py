@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pandas as pd
 from test_frames import START_MONEY, played, positions  # the same cached random games
 
 from powergrid_nb import frames as F
+from powergrid_nb import new_game
+from powergrid_nb.gamelog import sentence
 from powergrid_nb.plants import RESOURCES
 
 
@@ -127,3 +132,15 @@ def test_history_frame_action_column_holds_decisions_only() -> None:
     assert list(decisions["action"]) == [str(first)]
     assert decisions.iloc[0]["player"] == first.player
     assert h[h["kind"] == "draw"]["action"].isna().all()
+
+
+def test_history_frame_text_addresses_the_seat_named_you_as_the_log_does():
+    g = new_game(["You", "Bo", "Cy"], seed=1)
+    rng = random.Random(1)
+    for _ in range(120):
+        g.apply(rng.choice(g.legal_actions()))
+    df = F.history_frame(g)
+    mine = df.loc[df["player"] == "You", "text"].tolist()
+    assert mine and all(t.startswith(("You ", "Your ")) for t in mine)
+    assert not [t for t in mine if re.match(r"You (bids|passes|is|buys|opens|has)\b", t)]
+    assert list(df["text"]) == [sentence(e) for e in g.history]  # the game log's words, event by event
