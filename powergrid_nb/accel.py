@@ -18,8 +18,6 @@ from annotations), and the tests replay the golden corpus on both.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -62,6 +60,8 @@ def source(module: str) -> Path:
 
 
 def _digest(path: Path) -> str:
+    import hashlib  # only once a build exists: importing it costs a few ms
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -93,6 +93,8 @@ def default_root() -> Path:
 
 def build_dir(root: Path | None = None) -> Path:
     """This checkout's (or install's) build for this interpreter: one per package folder."""
+    import hashlib
+
     where = hashlib.sha256(str(HERE).encode()).hexdigest()[:12]
     return (root or default_root()) / f"{platform_tag()}-{where}"
 
@@ -120,8 +122,9 @@ def status(root: Path | None = None) -> dict[str, Any]:
     return info
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Serves the compiled file for each module of the build, before the normal import system."""
+class _Finder:
+    """Serves the compiled file for each module of the build, before the normal import system (a
+    meta path finder: only ``find_spec`` is needed)."""
 
     def __init__(self, files: dict[str, str]) -> None:
         self.files = files
@@ -142,9 +145,11 @@ def install(root: Path | None = None) -> bool:
     """
     if os.environ.get("POWERGRID_NB_ACCEL", "").lower() in OFF:
         return False
+    if not (root or default_root()).is_dir():
+        return False  # the usual case: nothing was ever built; nothing read, nothing hashed
     folder = build_dir(root)
     if not folder.is_dir():
-        return False  # the usual case: nothing built, nothing read
+        return False
     manifest = _manifest(folder)
     if manifest is None or manifest.get("platform") != platform_tag():
         return False
