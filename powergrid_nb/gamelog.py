@@ -4,8 +4,10 @@ plant"), counts agree with their noun ("1 city", "2 cities").
 
 A decision whose outcome the history records right after it (a purchase, a build, a run of plants,
 a plant boxed by its owner) is shown by that outcome alone: "Cy buys 2 coal for 3 Elektro." rather
-than "Cy asks for 2 coal." too. Decisions without such an outcome (open, bid, pass, done, mark) stay,
-and refills that moved nothing are left out. Plain text: the panels add the markup.
+than "Cy asks for 2 coal." too. A player's purchases one after another in one turn read as one line
+("Cy buys 2 coal and 1 oil for 7 Elektro.", bots buy a token at a time). Decisions without such an
+outcome (open, bid, pass, done, mark) stay, and refills that moved nothing are left out. Plain text:
+the panels add the markup.
 """
 
 from __future__ import annotations
@@ -42,7 +44,12 @@ def log_entries(g: Game, last: int | None = None) -> list[Event]:
                 kept.append(e)
             continue
         after.add((type(e), e.who))
-        if not (isinstance(e, Refill) and e.tokens == 0):
+        if isinstance(e, TokensBought) and kept and isinstance(later := kept[-1], TokensBought) \
+                and (later.player, later.round, later.phase) == (e.player, e.round, e.phase):
+            kept[-1] = TokensBought(e.round, e.phase, e.step, e.player,
+                                    tuple(a + b for a, b in zip(e.tokens, later.tokens, strict=True)),
+                                    e.cost + later.cost)  # the same turn: one line for the purchases
+        elif not (isinstance(e, Refill) and e.tokens == 0):
             kept.append(e)
     kept.reverse()
     return kept

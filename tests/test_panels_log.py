@@ -46,6 +46,32 @@ def test_a_purchase_shows_its_outcome_not_the_request():
     assert not any(line.startswith("You ask for") for line in log_lines(g))
 
 
+def test_purchases_one_after_another_in_a_turn_read_as_one_line():
+    """Bots buy a token at a time (R50 prices each token): the log sums a turn's purchases."""
+    g = game_at(phase=3, round=2)
+    one = [a for a in g.legal_actions() if isinstance(a, BuyResources)]
+    start, paid, got = g.money(YOU), 0, [0, 0, 0, 0]
+    for _ in range(3):
+        buy = next(a for a in g.legal_actions() if isinstance(a, BuyResources))
+        g.apply(buy)
+        got = [x + y for x, y in zip(got, buy.amounts, strict=True)]
+    paid = start - g.money(YOU)
+    assert one and sum(got) == 3
+    bought = " and ".join(f"{n} {r}" for r, n in zip(("coal", "oil", "garbage", "uranium"), got, strict=True)
+                          if n)
+    assert log_lines(g)[-1] == f"You buy {bought} for {paid} Elektro."
+    assert sum(x.startswith("You buy ") for x in log_lines(g)[-3:]) == 1
+
+
+def test_a_whole_game_logs_each_players_purchases_once_per_turn():
+    g = whole_game(seed=4, players=4, edition="recharged")
+    entries = log_entries(g)
+    buys = [i for i, e in enumerate(entries) if e.kind == "buy"]
+    assert buys and not [i for i in buys if i + 1 in buys and entries[i + 1].who == entries[i].who]
+    assert sum(e.cost for e in entries if e.kind == "buy") == sum(
+        e.cost for e in g.history if e.kind == "buy")  # every Elektro paid is in some line
+
+
 def test_a_build_shows_one_sentence_per_house_and_not_the_decision():
     g = game_at(phase=4)
     city = next(a.cities[0] for a in g.legal_actions() if isinstance(a, Build))
@@ -80,8 +106,9 @@ def test_no_decision_of_a_whole_game_repeats_its_outcome():
 
 
 def test_every_outcome_of_a_whole_game_is_in_the_log():
+    """Purchases too, summed per turn (tested above)."""
     g = whole_game(seed=4, players=4, edition="recharged")
-    kinds = ("buy", "house", "powered", "income", "plant", "box")
+    kinds = ("house", "powered", "income", "plant", "box")
     outcomes = [sentence(e) for e in g.history if e.kind in kinds]
     lines = log_lines(g)
     assert [x for x in lines if x in set(outcomes)] == outcomes
