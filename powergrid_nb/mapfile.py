@@ -11,7 +11,7 @@ import copy
 import difflib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 from pathlib import Path
@@ -115,19 +115,25 @@ def components(adj: Mapping[str, Iterable[str]]) -> list[set[str]]:
     return parts
 
 
-def shortest_costs(adj: Mapping[str, Mapping[str, int]], source: str) -> dict[str, int]:
-    """Cheapest total link cost from ``source`` to every city it reaches (Dijkstra)."""
-    done: dict[str, int] = {}
-    heap = [(0, source)]
-    while heap:
-        d, n = heappop(heap)
-        if n in done:
-            continue
-        done[n] = d
-        for m, c in adj[n].items():
-            if m not in done:
-                heappush(heap, (d + c, m))
-    return done
+def shortest_costs(names: Sequence[str], adj: Mapping[str, Mapping[str, int]]) -> list[list[int | None]]:
+    """Cheapest total link cost between every pair of ``names`` (row: from, column: to; None where no
+    path): Dijkstra from each city, over city indices (a new game's play area, in about a millisecond)."""
+    index = {n: i for i, n in enumerate(names)}
+    links = [[(index[m], c) for m, c in adj[n].items()] for n in names]
+    rows = []
+    for source in range(len(names)):
+        dist: list[int | None] = [None] * len(names)
+        heap = [(0, source)]
+        while heap:
+            d, i = heappop(heap)
+            if dist[i] is not None:
+                continue
+            dist[i] = d
+            for j, c in links[i]:
+                if dist[j] is None:
+                    heappush(heap, (d + c, j))
+        rows.append(dist)
+    return rows
 
 
 def cut_off(adj: Mapping[str, Iterable[str]], order: Iterable[str]) -> str:

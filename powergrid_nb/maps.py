@@ -213,10 +213,9 @@ class GameMap:
         key = frozenset(self._regions_arg(regions))
         if key not in self._dist:
             names = self.cities_in(key)
-            adj = adjacency(names, self.connections)
-            cost = {a: shortest_costs(adj, a) for a in names}
-            self._dist[key] = (names, tuple(tuple(cost[a].get(b, UNREACHABLE) for b in names)
-                                            for a in names))
+            rows = shortest_costs(names, adjacency(names, self.connections))
+            self._dist[key] = (names, tuple(tuple(UNREACHABLE if d is None else d for d in row)
+                                            for row in rows))
         return self._dist[key]
 
 
