@@ -11,11 +11,12 @@ the child checks ``powergrid_nb.__file__`` and fails loudly if it imported the w
 In each round every task runs once per engine, the order alternating (baseline, head, head,
 baseline, ...) so that drift hits both. Games/s and undo() are timed by the child's CPU clock, the
 per-call µs by ``perf_counter_ns``. The figures are the median over the rounds with the min-max
-spread; the ratio is oriented so that > 1 means head is better. The games are fixed by their seeds,
-so both engines must play the same games: their action texts are hashed and compared (exit code 1 if
-they differ). The working tree is measured as pure Python (``POWERGRID_NB_ACCEL=0``); ``--compiled``
-adds a third engine, the working tree compiled by ``powergrid_nb.accel`` into a temporary folder
-before the first round, measured in the same alternation. See benchmarks/README.md.
+spread; each engine's ratio to the baseline is oriented so that > 1 means that engine is better.
+The games are fixed by their seeds, so all engines must play the same games: their action texts are
+hashed and compared (exit code 1 if they differ). The working tree is measured as pure Python
+(``POWERGRID_NB_ACCEL=0``); ``--compiled`` adds a third engine, the working tree compiled by
+``powergrid_nb.accel`` (an up-to-date build is reused, else one is made in a temporary folder before
+the first round), measured in the same alternation. See benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -120,12 +121,9 @@ def child_env(root: Path, compiled: Path | None = None) -> dict[str, str]:
 def reusable_build(root: Path) -> Path | None:
     """The folder of builds (``POWERGRID_NB_ACCEL_DIR`` or the user's cache) if it holds a compiled
     engine of exactly ``root``'s sources for this Python, else None."""
-    env = child_env(root, Path("/nonexistent"))
-    for k in ("POWERGRID_NB_ACCEL_DIR", "XDG_CACHE_HOME"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-        else:
-            env.pop(k, None)
+    env = child_env(root)  # pure Python: status() only reads the build's manifest and the sources
+    if "POWERGRID_NB_ACCEL_DIR" in os.environ:
+        env["POWERGRID_NB_ACCEL_DIR"] = os.environ["POWERGRID_NB_ACCEL_DIR"]
     code = "import json; from powergrid_nb import accel; print(json.dumps(accel.status()))"
     p = subprocess.run([sys.executable, "-s", "-P", "-c", code], cwd=root, env=env, capture_output=True,
                        text=True)
