@@ -54,8 +54,8 @@ def import_engine(root: Path) -> Any:
 
 
 def engine_kind() -> str:
-    """"compiled" if powergrid_nb.accel loaded the compiled engine, else "python" (also for engines
-    that predate it)."""
+    """Which engine runs: "compiled" if powergrid_nb.accel loaded the compiled one, else "python" (also
+    for engines that predate it)."""
     accel = sys.modules.get("powergrid_nb.accel")
     return accel.status()["engine"] if accel else "python"
 

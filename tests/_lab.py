@@ -251,6 +251,40 @@ class Offline:
         assert self.console_errors == [], f"console errors: {self.console_errors}"
 
 
+PAGE_VIEWPORT = {"width": 1500, "height": 1100}
+
+
+@contextlib.contextmanager
+def offline_page(browser: Any, srv: Server, failure_shot: Path, viewport: dict[str, int] | None = None,
+                 tail: int = 20) -> Iterator[tuple[Any, Offline]]:
+    """A new page of ``browser`` guarded by :class:`Offline` (service workers blocked); on a failure a
+    screenshot goes to ``failure_shot`` and the server's log tail is printed; the page is closed."""
+    page = browser.new_page(viewport=viewport or PAGE_VIEWPORT, service_workers="block")
+    watch = Offline(page)
+    try:
+        yield page, watch
+    except Exception:
+        page.screenshot(path=str(failure_shot))
+        print(srv.log_tail(tail))
+        raise
+    finally:
+        page.close()
+
+
+def play_turns(turn: Callable[[], Any], until: Callable[[], bool], max_turns: int,
+               where: Callable[[], str]) -> int:
+    """Call ``turn()`` until ``until()`` (checked before each turn) or a StopIteration (the game is over);
+    returns the turns played. ``where()`` says where it got stuck when ``max_turns`` run out."""
+    for n in range(max_turns):
+        if until():
+            return n
+        try:
+            turn()
+        except StopIteration:
+            return n
+    raise AssertionError(f"not done after {max_turns} turns: {where()}")
+
+
 def cell_errors(page: Any) -> list[str]:
     """Tracebacks shown in the notebook's outputs (Lab) or page (Voila)."""
     sel = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
@@ -659,11 +693,4 @@ class Driver:
 
     def play(self, until: Callable[[], bool], max_turns: int = 200) -> int:
         """Play turns until ``until()`` (checked before each turn); returns the turns played."""
-        for n in range(max_turns):
-            if until():
-                return n
-            try:
-                self.turn()
-            except StopIteration:
-                return n
-        raise AssertionError(f"not done after {max_turns} turns: status {self.status()!r}")
+        return play_turns(self.turn, until, max_turns, lambda: f"status {self.status()!r}")

@@ -33,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from _lab import play_turns  # noqa: E402  (tests/_lab.py, beside this file: the turn loop it shares)
+
 from powergrid_nb.plants import PLANTS  # noqa: E402  (the cards' printed values: fuel, tokens, cities)
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
@@ -170,14 +172,7 @@ class Player:
 
     def play(self, until: Callable[[], bool] = lambda: False, max_turns: int = 400) -> int:
         """Turns until ``until()`` (checked before each) or the game's end; returns the turns played."""
-        for n in range(max_turns):
-            if until():
-                return n
-            try:
-                self.turn()
-            except StopIteration:
-                return n
-        raise AssertionError(f"not done after {max_turns} turns: {self.seat.status()!r}")
+        return play_turns(self.turn, until, max_turns, lambda: repr(self.seat.status()))
 
     # --- auction --------------------------------------------------------------------------------------
     def want(self, round_: int, offered: list[int]) -> int | None:

@@ -77,102 +77,90 @@ MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: bu
 
 def test_lab_play_a_round_by_clicking(browser) -> None:
     t0 = time.perf_counter()
-    with _lab.server("lab", log_dir=SHOTS) as srv:
-        page = browser.new_page(viewport={"width": 1500, "height": 1100}, service_workers="block")
-        watch = _lab.Offline(page)
-        try:
-            seconds = _lab.open_play_notebook(page, srv)
-            print(f"server up in {srv.started:.1f}s, notebook run in {seconds:.1f}s")
-            assert _lab.cell_errors(page) == [], "a notebook cell failed"
-            assert page.locator(".pg-table").count() == 1, "Run All should show the setup form's table"
-            table = page.locator(".pg-table").first
-            page.screenshot(path=str(SHOTS / "lab_01_form.png"))
-            assert cut_labels(table) == [], "labels of the setup form are cut"
+    with (_lab.server("lab", log_dir=SHOTS) as srv,
+          _lab.offline_page(browser, srv, SHOTS / "lab_failure.png") as (page, watch)):
+        seconds = _lab.open_play_notebook(page, srv)
+        print(f"server up in {srv.started:.1f}s, notebook run in {seconds:.1f}s")
+        assert _lab.cell_errors(page) == [], "a notebook cell failed"
+        assert page.locator(".pg-table").count() == 1, "Run All should show the setup form's table"
+        table = page.locator(".pg-table").first
+        page.screenshot(path=str(SHOTS / "lab_01_form.png"))
+        assert cut_labels(table) == [], "labels of the setup form are cut"
 
-            _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
-            drv = _lab.Driver(page, table, policy=dict(cities=2, tokens=2))
-            status0 = drv.status()
-            assert status0.startswith("Round 1 · Step 1 · Phase: auction"), status0
-            assert house_points(table, "You") == [], "the human has no house yet"
-            seats = {p: table.locator(f".pg-seat-{p} select").input_value() for p in ("You", "Bo", "Cy")}
-            assert seats == {"You": "human", "Bo": BOTS[0], "Cy": BOTS[1]}, seats
-            delay = table.locator(".pg-delay .widget-readout").inner_text()
-            assert float(delay) == 0, f"the toolbar shows bot delay {delay}, the form set 0"
-            page.screenshot(path=str(SHOTS / "lab_02_started.png"))
+        _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
+        drv = _lab.Driver(page, table, policy=dict(cities=2, tokens=2))
+        status0 = drv.status()
+        assert status0.startswith("Round 1 · Step 1 · Phase: auction"), status0
+        assert house_points(table, "You") == [], "the human has no house yet"
+        seats = {p: table.locator(f".pg-seat-{p} select").input_value() for p in ("You", "Bo", "Cy")}
+        assert seats == {"You": "human", "Bo": BOTS[0], "Cy": BOTS[1]}, seats
+        delay = table.locator(".pg-delay .widget-readout").inner_text()
+        assert float(delay) == 0, f"the toolbar shows bot delay {delay}, the form set 0"
+        page.screenshot(path=str(SHOTS / "lab_02_started.png"))
 
-            log: list[str] = []
-            money: list[int] = []
+        log: list[str] = []
+        money: list[int] = []
 
-            def seen(_click: _lab.Click) -> None:
-                log.extend(table.locator(".pg-log").inner_text().splitlines())
-                money.extend(int(m) for m in MONEY.findall(drv.panel_text()))
+        def seen(_click: _lab.Click) -> None:
+            log.extend(table.locator(".pg-log").inner_text().splitlines())
+            money.extend(int(m) for m in MONEY.findall(drv.panel_text()))
 
-            def round_two() -> bool:
-                if drv.phase() == "build" and not (SHOTS / "lab_03_build.png").exists():
-                    page.screenshot(path=str(SHOTS / "lab_03_build.png"))
-                return drv.status().startswith("Round 2")
+        def round_two() -> bool:
+            if drv.phase() == "build" and not (SHOTS / "lab_03_build.png").exists():
+                page.screenshot(path=str(SHOTS / "lab_03_build.png"))
+            return drv.status().startswith("Round 2")
 
-            (SHOTS / "lab_03_build.png").unlink(missing_ok=True)
-            drv.on_click = seen
-            turns = drv.play(round_two, max_turns=40)
-            page.screenshot(path=str(SHOTS / "lab_04_round2.png"))
+        (SHOTS / "lab_03_build.png").unlink(missing_ok=True)
+        drv.on_click = seen
+        turns = drv.play(round_two, max_turns=40)
+        page.screenshot(path=str(SHOTS / "lab_04_round2.png"))
 
-            kinds = [c.kind for c in drv.clicks]
-            print(f"{turns} turns, clicks: {kinds}; {time.perf_counter() - t0:.1f}s")
-            assert drv.status().startswith("Round 2 · Step 1 · Phase: auction"), drv.status()
-            for kind in ("open", "more", "buy", "map-add", "add", "build", "done", "power"):
-                assert kind in kinds, f"no {kind!r} click in the round: {kinds}"
-            houses = house_points(table, "You")
-            assert houses is not None and len(houses) == 2, f"the map should show 2 houses of You: {houses}"
-            text = "\n".join(log)
-            for move in ("You open an auction", "You buy", "You build in", "You run"):
-                assert move in text, f"{move!r} not in the game log:\n{text}"
-            assert len(set(money)) > 1, f"the human's money never changed in the panels: {money}"
-            slow = [c for c in drv.clicks if c.frame_ms is None or c.frame_ms > 5000]
-            assert not slow, f"clicks that took over 5 s to show: {slow}"
-            # the click guard: a press on a table's button is handled before the notebook sees it (no
-            # cell selection and focus pass per click); text fields and menus still take the press
-            pressed = table.evaluate("""root => [...root.querySelectorAll('button, input, select')]
-              .map(el => {
-                const e = new MouseEvent('mousedown', {bubbles: true, cancelable: true, button: 0});
-                el.dispatchEvent(e);
-                return [el.tagName, e.defaultPrevented];
-            })""")
-            assert all(handled == (tag == "BUTTON") for tag, handled in pressed), pressed
-            assert_map_fits(table)
-            assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
-            watch.check()
-        except Exception:
-            page.screenshot(path=str(SHOTS / "lab_failure.png"))
-            print(srv.log_tail(20))
-            raise
+        kinds = [c.kind for c in drv.clicks]
+        print(f"{turns} turns, clicks: {kinds}; {time.perf_counter() - t0:.1f}s")
+        assert drv.status().startswith("Round 2 · Step 1 · Phase: auction"), drv.status()
+        for kind in ("open", "more", "buy", "map-add", "add", "build", "done", "power"):
+            assert kind in kinds, f"no {kind!r} click in the round: {kinds}"
+        houses = house_points(table, "You")
+        assert houses is not None and len(houses) == 2, f"the map should show 2 houses of You: {houses}"
+        text = "\n".join(log)
+        for move in ("You open an auction", "You buy", "You build in", "You run"):
+            assert move in text, f"{move!r} not in the game log:\n{text}"
+        assert len(set(money)) > 1, f"the human's money never changed in the panels: {money}"
+        slow = [c for c in drv.clicks if c.frame_ms is None or c.frame_ms > 5000]
+        assert not slow, f"clicks that took over 5 s to show: {slow}"
+        # the click guard: a press on a table's button is handled before the notebook sees it (no
+        # cell selection and focus pass per click); text fields and menus still take the press
+        pressed = table.evaluate("""root => [...root.querySelectorAll('button, input, select')]
+          .map(el => {
+            const e = new MouseEvent('mousedown', {bubbles: true, cancelable: true, button: 0});
+            el.dispatchEvent(e);
+            return [el.tagName, e.defaultPrevented];
+        })""")
+        assert all(handled == (tag == "BUTTON") for tag, handled in pressed), pressed
+        assert_map_fits(table)
+        assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
+        watch.check()
 
 
 def test_voila_start_and_open_an_auction(browser) -> None:
-    with _lab.server("voila", log_dir=SHOTS) as srv:
-        page = browser.new_page(viewport={"width": 1500, "height": 1100}, service_workers="block")
-        watch = _lab.Offline(page)
-        try:
-            seconds = _lab.open_play_notebook(page, srv)
-            print(f"server up in {srv.started:.1f}s, page rendered in {seconds:.1f}s")
-            table = page.locator(".pg-table").first
-            page.screenshot(path=str(SHOTS / "voila_01_form.png"))
-            _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
-            drv = _lab.Driver(page, table, lab=False, quiet_ms=800)
-            before = drv.status()
-            assert before.startswith("Round 1 · Step 1 · Phase: auction"), before
-            page.screenshot(path=str(SHOTS / "voila_02_started.png"))
-            # until the auction phase is over (the status line changes within it: whose auction, the bid)
-            drv.play(lambda: not drv.status().startswith("Round 1 · Step 1 · Phase: auction"), max_turns=10)
-            page.screenshot(path=str(SHOTS / "voila_03_moved.png"))
+    with (_lab.server("voila", log_dir=SHOTS) as srv,
+          _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", tail=30) as (page, watch)):
+        seconds = _lab.open_play_notebook(page, srv)
+        print(f"server up in {srv.started:.1f}s, page rendered in {seconds:.1f}s")
+        table = page.locator(".pg-table").first
+        page.screenshot(path=str(SHOTS / "voila_01_form.png"))
+        _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
+        drv = _lab.Driver(page, table, lab=False, quiet_ms=800)
+        before = drv.status()
+        assert before.startswith("Round 1 · Step 1 · Phase: auction"), before
+        page.screenshot(path=str(SHOTS / "voila_02_started.png"))
+        # until the auction phase is over (the status line changes within it: whose auction, the bid)
+        drv.play(lambda: not drv.status().startswith("Round 1 · Step 1 · Phase: auction"), max_turns=10)
+        page.screenshot(path=str(SHOTS / "voila_03_moved.png"))
 
-            kinds = [c.kind for c in drv.clicks]
-            assert "open" in kinds, f"the human never opened an auction: {kinds}"
-            assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
-            assert "You open an auction" in table.locator(".pg-log").inner_text()
-            assert_map_fits(table)
-            watch.check()
-        except Exception:
-            page.screenshot(path=str(SHOTS / "voila_failure.png"))
-            print(srv.log_tail(30))
-            raise
+        kinds = [c.kind for c in drv.clicks]
+        assert "open" in kinds, f"the human never opened an auction: {kinds}"
+        assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
+        assert "You open an auction" in table.locator(".pg-log").inner_text()
+        assert_map_fits(table)
+        watch.check()

@@ -202,102 +202,82 @@ def test_the_chosen_setup_meets_every_situation() -> None:
 
 def test_lab_a_whole_game_by_clicking(browser) -> None:
     t0 = time.perf_counter()
-    with _lab.server("lab", log_dir=_lab.ARTIFACTS) as srv:
-        page = browser.new_page(viewport=VIEWPORT, service_workers="block")
-        watch = _lab.Offline(page)
-        try:
-            table, shots = start(page, srv, "lab")
-            drv = _lab.Driver(page, table)
-            seat = DomSeat(drv)
-            assert seat.status().startswith("Round 1 · Step 1 · Phase: auction"), seat.status()
-            player = Player(seat, on_panel=shots.seen, on_note=shots.seen)
-            t_start = time.perf_counter()
+    with (_lab.server("lab", log_dir=_lab.ARTIFACTS) as srv,
+          _lab.offline_page(browser, srv, SHOTS / "lab_failure.png", VIEWPORT) as (page, watch)):
+        table, shots = start(page, srv, "lab")
+        drv = _lab.Driver(page, table)
+        seat = DomSeat(drv)
+        assert seat.status().startswith("Round 1 · Step 1 · Phase: auction"), seat.status()
+        player = Player(seat, on_panel=shots.seen, on_note=shots.seen)
+        t_start = time.perf_counter()
 
-            player.play(lambda: panel_kind(seat) == "resources")
-            undone = undo_a_purchase(drv, seat)
-            player.play(lambda: round_of(seat.status()) >= SAVE_ROUND)
-            replayed = save_and_load(drv, seat, player, srv, watch)
-            player.play(lambda: round_of(seat.status()) >= HANDOVER_ROUND and panel_kind(seat) == "resources")
-            bot_move = hand_over(drv, seat, shots)
-            player.play()
-            played = time.perf_counter() - t_start
+        player.play(lambda: panel_kind(seat) == "resources")
+        undone = undo_a_purchase(drv, seat)
+        player.play(lambda: round_of(seat.status()) >= SAVE_ROUND)
+        replayed = save_and_load(drv, seat, player, srv, watch)
+        player.play(lambda: round_of(seat.status()) >= HANDOVER_ROUND and panel_kind(seat) == "resources")
+        bot_move = hand_over(drv, seat, shots)
+        player.play()
+        played = time.perf_counter() - t_start
 
-            status = seat.status()
-            assert re.search(r"Game over · winner\(s\): \w", status), status
-            panel = seat.panel()
-            assert "Game over:" in panel and panel_kind(seat) == "over", panel
-            assert "The game ends (R96)" in "\n".join(seat.log())
-            discard, hybrid = player.seen.get("discard"), player.seen.get("hybrid")
-            assert discard and discard[0]["log"], f"no discard by the human: {discard}"
-            assert hybrid, "the human never chose a hybrid's coal/oil split"
-            h = hybrid[0]
-            assert h["from"] != h["to"] and h["before"] != h["after"], f"the slider changed nothing: {h}"
-            burn = re.findall(r"(\d+) (coal|oil)", h["after"].split("burns", 1)[1])
-            assert h["log"] and sorted(burn) == sorted(re.findall(r"(\d+) (coal|oil)", h["log"][0])), h
-            for phase in ORDER:
-                assert phase in shots.taken, f"no screenshot of {phase}: {shots.taken}"
-            kinds = [c.kind for c in drv.clicks]
-            print(f"whole game: {status}; {len(drv.clicks)} clicks ({kinds.count('pass')} passes), "
-                  f"played in {played:.0f}s, test {time.perf_counter() - t0:.0f}s; discard {discard[0]}, "
-                  f"hybrid {h}; {undone}; {replayed} moves replayed after Load; the bot played {bot_move!r}")
-            loaded = next(c for c in drv.clicks if c.kind == "load")
-            print(f"Load shown after {loaded.frame_ms:.0f} ms (the table builds its board again)")
-            slow = [c for c in drv.clicks if c.kind != "load" and (c.frame_ms is None or c.frame_ms > 5000)]
-            assert not slow, f"clicks that took over 5 s to show: {slow}"
-            page.wait_for_timeout(300)  # late console errors land
-            watch.check()
-        except Exception:
-            page.screenshot(path=str(SHOTS / "lab_failure.png"))
-            print(srv.log_tail(20))
-            raise
-        finally:
-            page.close()
+        status = seat.status()
+        assert re.search(r"Game over · winner\(s\): \w", status), status
+        panel = seat.panel()
+        assert "Game over:" in panel and panel_kind(seat) == "over", panel
+        assert "The game ends (R96)" in "\n".join(seat.log())
+        discard, hybrid = player.seen.get("discard"), player.seen.get("hybrid")
+        assert discard and discard[0]["log"], f"no discard by the human: {discard}"
+        assert hybrid, "the human never chose a hybrid's coal/oil split"
+        h = hybrid[0]
+        assert h["from"] != h["to"] and h["before"] != h["after"], f"the slider changed nothing: {h}"
+        burn = re.findall(r"(\d+) (coal|oil)", h["after"].split("burns", 1)[1])
+        assert h["log"] and sorted(burn) == sorted(re.findall(r"(\d+) (coal|oil)", h["log"][0])), h
+        for phase in ORDER:
+            assert phase in shots.taken, f"no screenshot of {phase}: {shots.taken}"
+        kinds = [c.kind for c in drv.clicks]
+        print(f"whole game: {status}; {len(drv.clicks)} clicks ({kinds.count('pass')} passes), "
+              f"played in {played:.0f}s, test {time.perf_counter() - t0:.0f}s; discard {discard[0]}, "
+              f"hybrid {h}; {undone}; {replayed} moves replayed after Load; the bot played {bot_move!r}")
+        loaded = next(c for c in drv.clicks if c.kind == "load")
+        print(f"Load shown after {loaded.frame_ms:.0f} ms (the table builds its board again)")
+        slow = [c for c in drv.clicks if c.kind != "load" and (c.frame_ms is None or c.frame_ms > 5000)]
+        assert not slow, f"clicks that took over 5 s to show: {slow}"
+        page.wait_for_timeout(300)  # late console errors land
+        watch.check()
 
 
 def test_lab_load_raises_no_page_error(browser) -> None:
     """Save, then Load at once: no page error (the old board's figures are closed only once the new
     board is shown: closed while shown, their views sync on closed comms)."""
-    with _lab.server("lab", log_dir=_lab.ARTIFACTS) as srv:
-        page = browser.new_page(viewport=VIEWPORT, service_workers="block")
-        watch = _lab.Offline(page)
-        try:
-            _lab.open_play_notebook(page, srv)
-            table = page.locator(".pg-table").first
-            _lab.start_game(page, table, delay=0, **SETUP)
-            drv = _lab.Driver(page, table)
-            assert drv.save(SAVE_PATH) == f"saved to {SAVE_PATH}", drv.message()
-            assert drv.load(SAVE_PATH) == f"loaded {SAVE_PATH}", drv.message()
-            page.wait_for_timeout(500)
-            watch.check()
-        finally:
-            page.close()
+    with (_lab.server("lab", log_dir=_lab.ARTIFACTS) as srv,
+          _lab.offline_page(browser, srv, SHOTS / "lab_load_failure.png", VIEWPORT) as (page, watch)):
+        _lab.open_play_notebook(page, srv)
+        table = page.locator(".pg-table").first
+        _lab.start_game(page, table, delay=0, **SETUP)
+        drv = _lab.Driver(page, table)
+        assert drv.save(SAVE_PATH) == f"saved to {SAVE_PATH}", drv.message()
+        assert drv.load(SAVE_PATH) == f"loaded {SAVE_PATH}", drv.message()
+        page.wait_for_timeout(500)
+        watch.check()
 
 
 def test_voila_a_round_by_clicking(browser) -> None:
     t0 = time.perf_counter()
-    with _lab.server("voila", log_dir=_lab.ARTIFACTS) as srv:
-        page = browser.new_page(viewport=VIEWPORT, service_workers="block")
-        watch = _lab.Offline(page)
-        try:
-            table, shots = start(page, srv, "voila")
-            drv = _lab.Driver(page, table, lab=False, quiet_ms=800)
-            seat = DomSeat(drv)
-            player = Player(seat, on_panel=shots.seen, on_note=shots.seen)
-            player.play(lambda: round_of(seat.status()) >= 2)
-            status = seat.status()
-            assert status.startswith("Round 2 · Step 1 · Phase: auction"), status
-            for phase in ("setup", "auction", "resources", "building", "bureaucracy"):
-                assert phase in shots.taken, f"no screenshot of {phase}: {shots.taken}"
-            log = "\n".join(seat.log())
-            for move in ("You buy plant", "You buy ", "You build in", "You run"):
-                assert move in log, f"{move!r} not in the game log:\n{log}"
-            print(f"voila: a round in {len(drv.clicks)} clicks, {time.perf_counter() - t0:.0f}s; "
-                  f"shots {shots.taken}")
-            page.wait_for_timeout(300)
-            watch.check()
-        except Exception:
-            page.screenshot(path=str(SHOTS / "voila_failure.png"))
-            print(srv.log_tail(30))
-            raise
-        finally:
-            page.close()
+    with (_lab.server("voila", log_dir=_lab.ARTIFACTS) as srv,
+          _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", VIEWPORT, tail=30) as (page, watch)):
+        table, shots = start(page, srv, "voila")
+        drv = _lab.Driver(page, table, lab=False, quiet_ms=800)
+        seat = DomSeat(drv)
+        player = Player(seat, on_panel=shots.seen, on_note=shots.seen)
+        player.play(lambda: round_of(seat.status()) >= 2)
+        status = seat.status()
+        assert status.startswith("Round 2 · Step 1 · Phase: auction"), status
+        for phase in ("setup", "auction", "resources", "building", "bureaucracy"):
+            assert phase in shots.taken, f"no screenshot of {phase}: {shots.taken}"
+        log = "\n".join(seat.log())
+        for move in ("You buy plant", "You buy ", "You build in", "You run"):
+            assert move in log, f"{move!r} not in the game log:\n{log}"
+        print(f"voila: a round in {len(drv.clicks)} clicks, {time.perf_counter() - t0:.0f}s; "
+              f"shots {shots.taken}")
+        page.wait_for_timeout(300)
+        watch.check()
