@@ -140,10 +140,11 @@ def click_city(table: Table, city: str) -> None:
 
 
 def click_plant_card(table: Table, plant: int) -> None:
-    """Click a plant card of the current market in the plant-market tab."""
-    trace = table.board.figures["Plant market"].data[0]
-    cards = [int(c[0]) for c in trace.customdata]
-    trace._dispatch_on_click(Points(point_inds=[cards.index(plant)]), None)
+    """Click a plant card of the current market in the plant-market tab (the message its page sends)."""
+    market = table.board.market
+    assert market is not None, "the plant-market tab was never shown"
+    assert f'data-plant="{plant}"' in market.html, f"no card {plant} in the current market"
+    market._handle_custom_msg({"plant": plant}, [])
 
 
 def plan_labels(table: Table) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from _panels import (
     table_for,
 )
 
-from powergrid_nb import Bid, Build, BuyResources, Discard, Done, IllegalAction, Open, Pass, Power
+from powergrid_nb import Bid, Build, BuyResources, Discard, Done, IllegalAction, Open, Pass, Power, views
 from powergrid_nb.panels import Table
 from powergrid_nb.plants import RESOURCES
 
@@ -111,6 +111,26 @@ def test_clicking_a_plant_card_in_the_market_tab_selects_it():
     second = g.current_market()[1]
     click_plant_card(t, second)
     assert one(t, "pg-open").description == f"Open plant {second} at {g.min_bid(second)}"
+
+
+@pytest.mark.parametrize("message", [{"plant": "13"}, {"plant": True}, {"plant": 13.0}, {"city": "Kiel"},
+                                     ["plant", 13], "plant 13", None])
+def test_a_market_message_that_is_not_a_card_number_changes_nothing(message):
+    """A page is public: the plant-market tab takes only a card's number from the browser."""
+    t = opening_table()
+    before = t.snapshot()
+    t.board.market._handle_custom_msg(message, [])
+    assert t.snapshot() == before
+
+
+def test_the_market_tab_is_redrawn_in_place_after_a_move():
+    """The plant-market tab keeps its widget and replaces its cards: the same view, the new market."""
+    t = opening_table()
+    market, before = t.board.market, t.board.market.html
+    click(t, f"pg-plant-{t.game.current_market()[0]}")
+    click(t, "pg-open")
+    assert t.board.market is market and market.html != before
+    assert market.html == views.plants_html(t.game)
 
 
 def test_changing_the_bid_amount_opens_at_that_amount():

@@ -173,7 +173,7 @@ _GUARD_JS = """
 function guard(event) {
   const target = event.target instanceof Element ? event.target : null;
   if (event.button === 0 && target && target.closest('.pg-table')
-      && target.closest('button, .lm-TabBar-tab')) {
+      && target.closest('button, .lm-TabBar-tab, [data-plant]')) {
     event.preventDefault();
   }
 }
@@ -189,7 +189,8 @@ export default {
 
 
 class ClickGuard(anywidget.AnyWidget):
-    """Keeps a mouse press on a table's button or tab from selecting the notebook cell around it.
+    """Keeps a mouse press on a table's button, tab or plant card from selecting the notebook cell
+    around it.
 
     On every mousedown in a cell, JupyterLab makes the cell active and focuses it, a style and layout
     pass over the whole notebook that held each click back some 40-50 ms before its message left the

@@ -1,5 +1,5 @@
-"""The live views of a table: the map (click a city) and tabs for the plant market (click a card),
-resources, players and history, each a Plotly FigureWidget refreshed in place.
+"""The live views of a table: the map (click a city), a tab for the plant market (HTML cards, click
+one) and tabs for resources, players and history, each a Plotly FigureWidget refreshed in place.
 
 A view is refreshed only when what it shows changed (a key of every public fact it reads: the same
 key, the same figure), and a tab only when it is visible, so a click costs one or two figure updates.
@@ -17,13 +17,16 @@ import plotly.graph_objects as go
 from .. import views
 from ..actions import Open
 from ..plants import PLANTS, RESOURCES
+from .market import MarketView
 from .rules import RulesView
 
 if TYPE_CHECKING:
     from ..game import Game
 
-FIGURE_TABS = ("Plant market", "Resources", "Players", "History")
-TABS = (*FIGURE_TABS, "Rules")  # Rules: the rules of the phase being played (panels/rules.py)
+FIGURE_TABS = ("Resources", "Players", "History")
+# Plant market: HTML cards (panels/market.py), replaced in place: a Plotly market redrawn whole at
+# every move took most of a click's time. Rules: the rules of the phase being played (panels/rules.py)
+TABS = ("Plant market", *FIGURE_TABS, "Rules")
 
 
 def keep_state(fig: go.FigureWidget) -> None:
@@ -80,9 +83,10 @@ class Board:
                 trace.on_click(self._slot_click)  # a slot or a house is a click on its city
         self.keys["map"] = self._key("map")  # just built: the first refresh need not redo it
         self.figures: dict[str, go.FigureWidget | None] = dict.fromkeys(FIGURE_TABS)
+        self.market: MarketView | None = None
         self.rules = RulesView()
-        self.builders: dict[str, Callable[[Game], go.Figure]] = {
-            "Plant market": lambda g: views.plants_figure(g, height=430),
+        self.builders: dict[str, Callable[[Game], Any]] = {
+            "Plant market": views.plants_html,
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
             "Players": lambda g: views.players_figure(g),  # its height: a row per participant
             "History": lambda g: views.history_figure(g, height=700)}
@@ -144,12 +148,18 @@ class Board:
             return
         if not self._stale(name):
             return
+        if name == "Plant market":
+            html = self.builders[name](g)
+            if self.market is None:
+                self.market = MarketView(html, self.table.plant_clicked)
+                self.tabs.children[0].children = [self.market]
+            else:
+                self.market.html = html
+            return
         fig = self.figures[name]
         if fig is None:
             fig = self.figures[name] = go.FigureWidget(self.builders[name](g))
             keep_state(fig)
-            if name == "Plant market":
-                fig.data[0].on_click(self._plant_click)  # trace 0: the current market's cards
             self.tabs.children[TABS.index(name)].children = [fig]
         elif name == "Resources":
             synced_update(fig, g, player=self.table.viewer())
@@ -165,12 +175,8 @@ class Board:
         for i in points.point_inds:
             self.table.city_clicked(str(trace.customdata[i][0]))
 
-    def _plant_click(self, trace: Any, points: Any, _state: Any) -> None:
-        for i in points.point_inds:
-            self.table.plant_clicked(int(trace.customdata[i][0]))
-
     def close(self) -> None:
-        for fig in (self.map, *self.figures.values()):
+        for fig in (self.map, self.market, *self.figures.values()):
             if fig is not None:
                 fig.close()
         self.tabs.close()

@@ -1,4 +1,5 @@
-"""Plotly views of a game: one function per view, each returning a ``go.Figure``.
+"""Plotly views of a game: one function per view, each returning a ``go.Figure``; and the plant
+market as HTML cards (``plants_html``), as the play table shows it.
 
 ``update(fig, game)`` refreshes any of them in place (also a ``go.FigureWidget`` built from one),
 so panels can keep figures live without rebuilding them. Views read only the engine's public
@@ -9,11 +10,12 @@ from ._base import PLAYER_COLORS, RESOURCE_COLORS, player_color, player_symbol, 
 from .dashboard import dashboard
 from .history import history_figure
 from .map import map_figure
+from .market import plants_html
 from .plants import plants_figure
 from .players import players_figure
 from .resources import resources_figure
 
 __all__ = [
     "PLAYER_COLORS", "RESOURCE_COLORS", "dashboard", "history_figure", "map_figure", "plants_figure",
-    "player_color", "player_symbol", "players_figure", "resources_figure", "update",
+    "plants_html", "player_color", "player_symbol", "players_figure", "resources_figure", "update",
 ]

@@ -45,8 +45,9 @@ KEY = 12                         # px: the key of card colours
 TRAY, TOKEN = 14, 10             # px: an owned plant's tray along its foot, and a token on it
 AUCTION = "#FFB000"
 KEY_NAME = "card colours"     # the key's trace
-STEP3_HOVER = ("<b>Step 3 card</b><br>not for sale: at the end of phase 2 it is boxed with the lowest "
-               "plant;<br>from then on one market of six, all biddable (R90, R93)<extra></extra>")
+STEP3_TIP = ("Step 3 card", "not for sale: at the end of phase 2 it is boxed with the lowest plant;",
+             "from then on one market of six, all biddable (R90, R93)")
+STEP3_HOVER = f"<b>{STEP3_TIP[0]}</b><br>" + "<br>".join(STEP3_TIP[1:]) + "<extra></extra>"
 
 
 def _num(x: Any, fmt: str = "{}") -> str | None:
@@ -156,11 +157,20 @@ def plant_card(row: Mapping[str, Any], x0: float, y0: float, x1: float, y1: floa
     return shapes, notes
 
 
-def _hover(row: Mapping[str, Any]) -> str:
+def step3_lines() -> list[str]:
+    """The print of the Step 3 card while it waits in the market."""
+    return ["STEP 3", "boxed at the", "end of phase 2"]
+
+
+def hover_lines(row: Mapping[str, Any]) -> list[str]:
+    """A market card's hover text as plain lines: its fuel, storage, economics and whether it can be
+    opened now (the Step 3 card: what happens to it)."""
+    if row["is_step3"]:
+        return list(STEP3_TIP)
     fuel = _fuel_text(row)
     store = f" (stores {int(row['storage'])})" if int(row["storage"]) else ""
     cost = _num(row["fuel_cost_now"])
-    lines = [f"<b>plant {int(row['plant'])}</b> ({row['market']} market)", f"fuel: {fuel}{store}",
+    lines = [f"plant {int(row['plant'])} ({row['market']} market)", f"fuel: {fuel}{store}",
              f"powers {_cities(row)}",
              f"min bid {int(row['min_bid'])}" + (" (discount token)" if row["discounted"] else ""),
              "cities per token: " + ("no fuel" if pd.isna(row["cities_per_token"])
@@ -171,6 +181,24 @@ def _hover(row: Mapping[str, Any]) -> str:
              "can be opened now: " + ("yes" if row["biddable_now"] else "no")]
     if row["in_auction"]:  # the bid is on the card's badge: a hover that changes with it redraws the plot
         lines.append("under auction now (the high bid is on the card)")
+    return lines
+
+
+def market_status(g: Game) -> list[str]:
+    """The market's title lines: round, phase and step, then the auction or who is to open a plant."""
+    status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
+    auction = g.auction
+    if auction is not None:
+        status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
+                      f"at {auction.bid}")
+    elif g.phase == 2 and g.current_player:
+        status.append(f"{g.current_player} to open a plant or pass")
+    return status
+
+
+def _hover(row: Mapping[str, Any]) -> str:
+    lines = hover_lines(row)
+    lines[0] = f"<b>plant {int(row['plant'])}</b> ({row['market']} market)"
     return "<br>".join(lines)
 
 
@@ -234,7 +262,8 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             cx, cy = x0 + CARD_W / 2, (bottom + top) / 2
             if row["is_step3"]:
                 shapes += _card_shapes(x0, bottom, top, None, "", 0)
-                lines = ["<b>STEP 3</b>", "boxed at the", "end of phase 2"]
+                lines = step3_lines()
+                lines[0] = f"<b>{lines[0]}</b>"
                 notes.append(dict(x=cx, y=cy, text="<br>".join(lines), showarrow=False, font=dict(
                     size=min(size, fit_print([lines[1:]], CARD_W * px[0], CARD_H * px[1])),
                     color="#333333")))
@@ -269,13 +298,7 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
     # The key of card colours, drawn in the plot right under the cards (so in Step 3 it moves up with
     # the note): a marker and its name per fuel; positions are fixed, only the row's height changes.
     _key(fig, notes, STEP3_BOTTOM - 0.33 if step3 else KEY_Y, px[0])
-    auction = g.auction
-    status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
-    if auction is not None:
-        status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
-                      f"at {auction.bid}")
-    elif g.phase == 2 and g.current_player:
-        status.append(f"{g.current_player} to open a plant or pass")
+    status = market_status(g)
     # the auction (or who is to open) on a second, smaller line: the title fits a 700 px figure
     title = "Power plant market · " + status[0] + "".join(
         f"<br><span style='font-size:14px'>{line}</span>" for line in status[1:])
