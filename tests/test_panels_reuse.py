@@ -1,9 +1,20 @@
 """A panel shown again keeps the buttons and labels the browser already shows (fewer views to build
 per click), and those buttons carry out the new render's action."""
 
-from _panels import click, click_errors_fail, find, game_at, one, opening_table, table_for, walk  # noqa: F401
+from _panels import (  # noqa: F401
+    YOU,
+    click,
+    click_errors_fail,
+    find,
+    game_at,
+    one,
+    opening_table,
+    table_for,
+    walk,
+)
 
-from powergrid_nb import Open
+from powergrid_nb import Open, new_game
+from powergrid_nb.bots import make_bot, play
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 
@@ -44,3 +55,46 @@ def test_replaced_widgets_are_closed_and_shown_ones_stay_open():
     assert any(id(x) in shown for x in before)  # some were kept
     for x in before:
         assert (x.comm is not None) == (id(x) in shown)
+
+
+def test_a_click_sends_the_browser_only_the_widgets_it_shows(monkeypatch):
+    """A new render is merged into the panel shown: a widget of it reaches the browser (a comm opened,
+    its model built there) only if it is shown, not to be closed again at once."""
+    from powergrid_nb.panels import _widgets
+
+    t = table_for(game_at(phase=3, round=2))
+    sent: list = []
+    real = _widgets._OPEN
+
+    def counting(x):
+        sent.append(x)
+        real(x)
+
+    monkeypatch.setattr(_widgets, "_OPEN", counting)
+
+    def new_and_not_shared(before):
+        shared = {id(x) for x in _widgets._SHARED.values()}  # one per setting, kept for later renders
+        return ({id(x) for x in _widgets.tree([t]) if id(x) not in before | shared},
+                {id(x) for x in sent if id(x) not in shared})
+
+    for _ in range(3):
+        before = {id(x) for x in _widgets.tree([t])}
+        first_enabled_plus(t).click()
+        shown, opened = new_and_not_shared(before)
+        assert opened == shown
+        sent.clear()
+    for cls in ("pg-buy", "pg-done"):  # new positions
+        before = {id(x) for x in _widgets.tree([t])}
+        click(t, cls)
+        shown, opened = new_and_not_shared(before)
+        assert opened == shown
+        sent.clear()
+    g = new_game([YOU, "Bo", "Cy"], seed=7)
+    play(g, {p: make_bot("heuristic", seed=i) for i, p in enumerate(g.players)},
+         until=lambda h: h.round >= 2 and h.phase == 4 and h.current_player == YOU)
+    t = table_for(g)
+    before = {id(x) for x in _widgets.tree([t])}
+    sent.clear()
+    click(t, "pg-add")  # the queue and the build button appear: new widgets, shown, so sent
+    shown, opened = new_and_not_shared(before)
+    assert opened and opened == shown

@@ -6,7 +6,8 @@ Every control carries a ``pg-…`` class, so the browser tests (and users' own C
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anywidget
@@ -35,10 +36,50 @@ def shared(kind: type[w.Widget], **traits: Any) -> w.Widget:
     obj = _SHARED.get(key)
     if obj is None or getattr(obj, "comm", True) is None:  # closed (e.g. by Widget.close_all())
         obj = _SHARED[key] = kind(**traits)
+        opened([obj])  # kept for every later render: sent now, even inside unopened()
     return obj
 
 
 _SHARED: dict[tuple, w.Widget] = {}
+
+# A panel is rendered anew at every click and mostly merged into the one shown (reuse()): each new
+# widget used to open its comm at once, so the browser built a model for every control of every render
+# (some 40 KiB of messages a click) only to close most of them. Inside unopened(), a widget is made
+# without a comm; opened() sends the few that are shown. ipywidgets' constructor always calls open(),
+# so open() itself checks the flag (outside unopened() it is ipywidgets' own).
+_OPEN = w.Widget.open
+_DEFERRED = [False]
+
+
+def _open_unless_deferred(self: w.Widget) -> None:
+    if not _DEFERRED[0]:
+        _OPEN(self)
+
+
+w.Widget.open = _open_unless_deferred
+
+
+@contextmanager
+def unopened() -> Iterator[None]:
+    """Widgets made inside stay in the kernel (no comm, nothing sent) until :func:`opened`."""
+    before, _DEFERRED[0] = _DEFERRED[0], True
+    try:
+        yield
+    finally:
+        _DEFERRED[0] = before
+
+
+def opened(widgets: Iterable[w.Widget]) -> None:
+    """Send to the browser every widget of these trees made in :func:`unopened`, each after the widgets
+    its state names (children, layout, style), whose model ids it carries."""
+    for x in widgets:
+        if x.comm is not None:
+            continue
+        for key in x.keys:
+            value = getattr(x, key)
+            refs = value if isinstance(value, tuple | list) else (value,)
+            opened(y for y in refs if isinstance(y, w.Widget))
+        _OPEN(x)
 
 
 def button(text: str, cls: str, on_click: Callable[[], Any] | None = None, *, style: str = "",
@@ -122,11 +163,15 @@ def reuse(old: w.Widget | None, new: w.Widget, kept: set[int]) -> w.Widget:
         olds = list(old.children)
         kids = tuple(reuse(olds[i] if i < len(olds) else None, n, kept) for i, n in enumerate(new.children))
         if tuple(old.children) != kids:
+            opened(kids)
             old.children = kids
     elif kind in _SAME:
         for trait in _SAME[kind]:
-            if getattr(old, trait) is not getattr(new, trait) and getattr(old, trait) != getattr(new, trait):
-                setattr(old, trait, getattr(new, trait))
+            value = getattr(new, trait)
+            if getattr(old, trait) is not value and getattr(old, trait) != value:
+                if isinstance(value, w.Widget):
+                    opened([value])
+                setattr(old, trait, value)
         if kind is w.Button:
             old._pg_on_click = new._pg_on_click
     else:

@@ -31,9 +31,11 @@ from ._widgets import (
     esc,
     label,
     note,
+    opened,
     reuse,
     shared,
     tree,
+    unopened,
 )
 from .auction import AuctionPanel
 from .board import Board
@@ -291,19 +293,22 @@ class Table(w.VBox):
         assert g is not None
         panel = self.current_panel()
         self._panel = panel
-        if panel is None:
-            who = g.current_player
-            kids: list[w.Widget] = [label(note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…")
-                                          if who else "")]
-        else:
-            kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
-        old = self.actions.children
-        before = tree(old)  # now: reuse() changes the children of the boxes it keeps
-        kept: set[int] = set()
-        shown = tuple(reuse(old[i] if i < len(old) else None, k, kept) for i, k in enumerate(kids))
-        if shown != old:
-            self.actions.children = shown
-        close_all(before + tree(kids), {id(x) for x in tree(shown)})
+        # only what is shown of the new render is sent to the browser (reuse() keeps the rest)
+        with unopened():
+            if panel is None:
+                who = g.current_player
+                kids: list[w.Widget] = [label(note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…")
+                                              if who else "")]
+            else:
+                kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
+            old = self.actions.children
+            before = tree(old)  # now: reuse() changes the children of the boxes it keeps
+            kept: set[int] = set()
+            shown = tuple(reuse(old[i] if i < len(old) else None, k, kept) for i, k in enumerate(kids))
+            if shown != old:
+                opened(shown)
+                self.actions.children = shown
+            close_all(before + tree(kids), {id(x) for x in tree(shown)})
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Everything the table shows now, as plain data (:func:`powergrid_nb.panels.snapshot.snapshot`)."""
