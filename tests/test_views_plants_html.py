@@ -12,6 +12,7 @@ from _helpers_steps import S3, scenario
 from powergrid_nb import Open, Pass, new_game
 from powergrid_nb.frames import plants_rows
 from powergrid_nb.views import plants_html
+from powergrid_nb.views.market import MARKET_CSS
 from powergrid_nb.views.plants import card_lines, hover_lines, market_status
 
 M8 = [13, 14, 15, 16, 17, 18, 19, 20]
@@ -158,3 +159,10 @@ def test_player_names_are_escaped():
             assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
         g.apply(rng.choice(g.legal_actions()))
     assert named >= 2  # the name was on the market, as opener and as leader
+
+
+def test_the_style_sheet_comes_with_the_fragment_unless_asked_not_to():
+    """Alone in a notebook the fragment brings its style sheet; the play table has it once already."""
+    g = new_game(3, seed=7)
+    assert plants_html(g).startswith("<style>") and "<style>" not in plants_html(g, style=False)
+    assert plants_html(g) == f"<style>{MARKET_CSS}</style>" + plants_html(g, style=False)

@@ -86,7 +86,7 @@ class Board:
         self.market: MarketView | None = None
         self.rules = RulesView()
         self.builders: dict[str, Callable[[Game], Any]] = {
-            "Plant market": views.plants_html,
+            "Plant market": lambda g: views.plants_html(g, style=False),  # MarketView has the style
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
             "Players": lambda g: views.players_figure(g),  # its height: a row per participant
             "History": lambda g: views.history_figure(g, height=700)}

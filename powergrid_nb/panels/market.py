@@ -9,6 +9,8 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..views.market import MARKET_CSS
+
 _MARKET_JS = """
 export default {
   render({ model, el }) {
@@ -30,6 +32,7 @@ class MarketView(anywidget.AnyWidget):
     clicked (``n``: its number; anything else a page sends is ignored)."""
 
     _esm = _MARKET_JS
+    _css = MARKET_CSS  # once in the page: the cards' HTML comes without it (plants_html(style=False))
     html = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, html: str, on_plant: Callable[[int], None]) -> None:

@@ -13,7 +13,8 @@ Left out, each for a reason:
 * trace ``uid``: a random name Plotly gives each trace, never drawn;
 * a FigureWidget's message channels (``_py2js_*`` from the kernel, ``_js2py_*`` from the browser) and
   their counters (``_last_*_edit_id``, ``_view_count``): one-shot deltas already applied to the
-  figure above, not state; its ``_esm`` and ``_anywidget_id``: the front-end code, the same for all.
+  figure above, not state; an anywidget's ``_esm``, ``_css`` and ``_anywidget_id``: its front-end
+  code, the same for all.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from plotly.utils import PlotlyJSONEncoder
 
 __all__ = ["diff", "snapshot"]
 
-SKIPPED = {"_esm", "_anywidget_id", "_view_count", "_last_layout_edit_id", "_last_trace_edit_id"}
+SKIPPED = {"_esm", "_css", "_anywidget_id", "_view_count", "_last_layout_edit_id", "_last_trace_edit_id"}
 CHANNELS = ("_py2js_", "_js2py_")
 
 

@@ -4,7 +4,8 @@ The same market as :func:`powergrid_nb.views.plants_figure` (the same rows, card
 and colours), drawn by the browser as boxes and text, so the table can replace it in place at every
 move: a Plotly figure is redrawn whole on each change, which took most of a click's time. The
 fragment brings its own style sheet (every rule under ``.pg-market``), so it also shows as it is in a
-notebook: ``IPython.display.HTML(plants_html(g))``.
+notebook: ``IPython.display.HTML(plants_html(g))``; the table's widget puts the sheet in the page once
+(a style sheet replaced at every move would make the browser restyle the whole page).
 
 Cards of the current market carry ``data-plant="<number>"``: the table sends a click on one to the
 auction panel. Every text from outside the package (player names) is escaped.
@@ -105,12 +106,13 @@ def _key() -> str:
     return f'<div class="pg-market-key"><span>card colour = fuel:</span>{"".join(items)}</div>'
 
 
-def plants_html(g: Game) -> str:
+def plants_html(g: Game, *, style: bool = True) -> str:
     """The current and future plant markets as an HTML fragment of cards (Step 3: one row of six), with
-    the auction, the round and phase, and the key of card colours."""
+    the auction, the round and phase, and the key of card colours. ``style=False`` leaves out the
+    style sheet (``MARKET_CSS``), for a page that has it already: the play table puts it in once."""
     rows = plants_rows(g)
     status = market_status(g)
-    parts = [f"<style>{MARKET_CSS}</style>",
+    parts = [f"<style>{MARKET_CSS}</style>" if style else "",
              f'<div class="pg-market{" pg-market-step3" if g.step == 3 else ""}">',
              f'<div class="pg-market-title"><b>Power plant market</b> · {escape(status[0])}'
              + "".join(f'<div class="pg-market-status">{escape(t)}</div>' for t in status[1:]) + "</div>"]
