@@ -72,6 +72,17 @@ def cut_labels(table: Any) -> list[str]:
     return table.evaluate(CUT_JS)
 
 
+SPILL_JS = """root => { const box = root.querySelector('.pg-panel').getBoundingClientRect();
+  return [...root.querySelectorAll('.pg-panel *')].filter(e => e.getClientRects().length)
+    .filter(e => e.getBoundingClientRect().right > box.right + 0.5)
+    .map(e => (e.className.baseVal ?? e.className) || e.tagName); }"""
+
+
+def spilled(table: Any) -> list[str]:
+    """Elements of the phase panel whose box runs past the panel's right edge (cut off by the page)."""
+    return table.evaluate(SPILL_JS)
+
+
 MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: build (38 Elektro)"
 
 
@@ -105,9 +116,12 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
             log.extend(table.locator(".pg-log").inner_text().splitlines())
             money.extend(int(m) for m in MONEY.findall(drv.panel_text()))
 
+        spills: list[str] = []
+
         def round_two() -> bool:
             if drv.phase() == "build" and not (SHOTS / "lab_03_build.png").exists():
                 page.screenshot(path=str(SHOTS / "lab_03_build.png"))
+                spills.extend(spilled(table))  # the list of cities, the queue, the buttons
             return drv.status().startswith("Round 2")
 
         (SHOTS / "lab_03_build.png").unlink(missing_ok=True)
@@ -138,6 +152,7 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
         })""")
         assert all(handled == (tag == "BUTTON") for tag, handled in pressed), pressed
         assert_map_fits(table)
+        assert (SHOTS / "lab_03_build.png").exists() and spills == [], f"past the panel's edge: {spills}"
         assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
         watch.check()
 
@@ -154,6 +169,12 @@ def test_voila_start_and_open_an_auction(browser) -> None:
         before = drv.status()
         assert before.startswith("Round 1 · Step 1 · Phase: auction"), before
         page.screenshot(path=str(SHOTS / "voila_02_started.png"))
+        # a card of the plant-market tab picks its plant for the opening bid, as the panel's button does
+        drv.play(lambda: table.locator(".pg-market-view .pg-card-openable").count() > 0, max_turns=10)
+        card = table.locator(".pg-market-view .pg-card-openable").last
+        plant = card.get_attribute("data-plant")
+        card.click()
+        table.locator(".pg-panel button.pg-open", has_text=f"Open plant {plant} at").wait_for(timeout=30_000)
         # until the auction phase is over (the status line changes within it: whose auction, the bid)
         drv.play(lambda: not drv.status().startswith("Round 1 · Step 1 · Phase: auction"), max_turns=10)
         page.screenshot(path=str(SHOTS / "voila_03_moved.png"))

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from ..actions import Build, Done, MarkCity
-from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, shared, with_class
 
 if TYPE_CHECKING:
     from ..game import Game
     from ..network import PlanStep
+
+LIST_WIDTH = "calc(100% - 4px)"  # the panel's width less the list's margins: its right border stays in view
 
 
 def step_text(s: PlanStep) -> str:
@@ -53,9 +55,8 @@ class BuildPanel(PhasePanel):
         if options:
             labels = [(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}"
                        + (f" (from {s.path[0]})" if len(s.path) > 1 else ""), c) for _, c, s in options]
-            pick = with_class(w.Select(options=labels,
-                                       rows=min(8, len(options)), layout=w.Layout(width="100%")),
-                              "pg-candidates")
+            pick = with_class(w.Select(options=labels, rows=min(8, len(options)),
+                                       layout=shared(w.Layout, width=LIST_WIDTH)), "pg-candidates")
             kids += [label(note("Add cities in the order to build them: choose one and Add, or click "
                                 "a city on the map. Costs count the cities queued before.")),
                      pick, button("Add to queue", "pg-add", lambda: self.add(pick.value))]
@@ -119,8 +120,8 @@ class StartCitiesPanel(PhasePanel):
 
     def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
         cities = sorted(a.city for a in legal if isinstance(a, MarkCity))
-        pick = with_class(w.Select(options=cities, rows=min(10, len(cities)), layout=w.Layout(width="100%")),
-                          "pg-candidates")
+        pick = with_class(w.Select(options=cities, rows=min(10, len(cities)),
+                                   layout=shared(w.Layout, width=LIST_WIDTH)), "pg-candidates")
         return [heading(f"{player}: mark a start city"),
                 label(note("Choose a city (or click it on the map); it is yours at the start (R134).")),
                 pick, button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
