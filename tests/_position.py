@@ -20,6 +20,7 @@ historical defaults; new tests call :func:`position` directly.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -151,6 +152,18 @@ def position_from(g0: Game, *, round: int = 2, phase: int = 3, step: int = 1,
         st["to_act"] = list(to_act)
     d["history"] = []
     return Game.from_dict(d)
+
+
+def random_game(players: int | Sequence[str] = 4, map: Any = "germany", edition: str = "original", *,
+                seed: int = 1, moves: int = 0, **options: Any) -> Game:
+    """A seeded game ``moves`` decisions in (fewer if it ends), each a seeded uniform-random legal one."""
+    g = new_game(players, map=map, edition=edition, seed=seed, **options)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g
 
 
 def assert_illegal(g: Game, action: Action | str, rule: str) -> IllegalAction:

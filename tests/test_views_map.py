@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
-from _position import position
+from _position import position, random_game
 
 from powergrid_nb import Game, MarkCity, new_game
 from powergrid_nb.views import update
@@ -126,13 +126,7 @@ def step2_scenario() -> Game:
 
 
 def played(players: int, map: str, edition: str, seed: int, n: int, **kw: Any) -> Game:
-    g = new_game(players, map=map, edition=edition, seed=seed, **kw)
-    rng = random.Random(seed)
-    for _ in range(n):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+    return random_game(players, map, edition, seed=seed, moves=n, **kw)
 
 
 TINY = {"schema": "powergrid_nb.map/1", "name": "tiny", "title": "Tiny Land",

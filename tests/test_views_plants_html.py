@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 from _helpers_steps import S3, scenario
+from _position import random_game
 
 from powergrid_nb import Open, Pass, new_game
 from powergrid_nb.frames import plants_rows
@@ -60,22 +61,12 @@ def read(g) -> _Cards:
     return p
 
 
-def random_position(players: int, edition: str, seed: int, moves: int):
-    g = new_game(players, edition=edition, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
-
-
 @pytest.mark.parametrize("players,edition,seed,moves", [(3, "original", 7, 0), (4, "recharged", 3, 120),
                                                         (2, "recharged", 5, 400), (6, "original", 2, 900)])
 def test_R12_every_market_card_in_order_with_its_print_and_hover(players, edition, seed, moves):
     """R12: the current market's cards, then the future market's, in order; each card's number, print
     (card_lines) and hover (hover_lines) are the Plotly market's."""
-    g = random_position(players, edition, seed, moves)
+    g = random_game(players, edition=edition, seed=seed, moves=moves)
     cards = read(g).cards
     rows = plants_rows(g)
     assert len(cards) == len(rows)

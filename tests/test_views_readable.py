@@ -31,6 +31,7 @@ import plotly.graph_objects as go
 import pytest
 from _browser import NO_BROWSER_ENV, ROOT, browser_problem, chromium, require_browser, trust_game
 from _helpers_steps import S3, scenario
+from _position import random_game
 from plotly.offline import get_plotlyjs
 
 from powergrid_nb import Game, Open, new_game
@@ -129,13 +130,7 @@ def draw(page: Any, fig: go.Figure, width: int, shot: str | None = None) -> dict
 
 def mid_game(players: int, map: str, edition: str, seed: int = 4, actions: int = 400) -> Game:
     """A seeded random game some way in (houses on the board)."""
-    g = new_game(players, map=map, edition=edition, seed=seed, trust=False if players == 2 else None)
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if g.is_over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+    return random_game(players, map, edition, seed=seed, moves=actions, trust=False if players == 2 else None)
 
 
 # --- the map -------------------------------------------------------------------------------------

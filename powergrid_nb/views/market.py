@@ -17,13 +17,17 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..frames import plants_rows
-from ..gamelog import verb
 from ._base import player_color
 from .plants import (
     AUCTION,
     DARK_TEXT,
     FUEL_COLORS,
+    KEY_LABELS,
+    KEY_TITLE,
     RESOURCE_COLORS,
+    ROW_LABELS,
+    STEP3_NOTE,
+    auction_badge,
     card_lines,
     hover_lines,
     market_status,
@@ -88,9 +92,8 @@ def _card(g: Game, row: dict[str, Any]) -> str:
     badge = ""
     if row["in_auction"]:
         classes.append("pg-card-auction")
-        leader = str(row["leader"])
-        badge = (f'<div class="pg-card-badge" style="background:{player_color(g, leader)}">'
-                 f'{escape(leader)} {verb(leader, "leads")} at {int(row["high_bid"])}</div>')
+        badge = (f'<div class="pg-card-badge" style="background:{player_color(g, str(row["leader"]))}">'
+                 f'{escape(auction_badge(row))}</div>')
     tip = "\n".join(hover_lines(row))
     style = f"background:{_fill(fuel)};color:{ink}"
     return (f'<div class="{" ".join(classes)}"{attrs} style="{style}" title="{escape(tip)}">{badge}'
@@ -99,11 +102,9 @@ def _card(g: Game, row: dict[str, Any]) -> str:
 
 
 def _key() -> str:
-    items = []
-    for fuel in FUEL_COLORS:
-        name = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
-        items.append(f'<span><i style="background:{_fill(fuel)}"></i>{name}</span>')
-    return f'<div class="pg-market-key"><span>card colour = fuel:</span>{"".join(items)}</div>'
+    items = "".join(f'<span><i style="background:{_fill(fuel)}"></i>{label}</span>'
+                    for fuel, label in KEY_LABELS.items())
+    return f'<div class="pg-market-key"><span>{KEY_TITLE}</span>{items}</div>'
 
 
 def plants_html(g: Game, *, style: bool = True) -> str:
@@ -123,12 +124,10 @@ def plants_html(g: Game, *, style: bool = True) -> str:
         parts.append(f'<div class="pg-market-row" data-market="{market}">')
         parts += [_card(g, r) for r in cards]
         if g.step != 3:
-            label = ("<b>current market</b><br>(biddable)" if market == "current"
-                     else "<b>future market</b><br>(not yet biddable)")
-            parts.append(f'<div class="pg-market-label">{label}</div>')
+            name, note = ROW_LABELS[market]
+            parts.append(f'<div class="pg-market-label"><b>{name}</b><br>{note}</div>')
         parts.append("</div>")
         if g.step == 3 and market == "current":
-            parts.append('<div class="pg-market-note"><b>Step 3: one market, every plant biddable '
-                         "(above)</b></div>")
+            parts.append(f'<div class="pg-market-note"><b>{STEP3_NOTE}</b></div>')
     parts += [_key(), "</div>"]
     return "".join(parts)

@@ -48,6 +48,10 @@ KEY_NAME = "card colours"     # the key's trace
 STEP3_TIP = ("Step 3 card", "not for sale: at the end of phase 2 it is boxed with the lowest plant;",
              "from then on one market of six, all biddable (R90, R93)")
 STEP3_HOVER = f"<b>{STEP3_TIP[0]}</b><br>" + "<br>".join(STEP3_TIP[1:]) + "<extra></extra>"
+STEP3_NOTE = "Step 3: one market, every plant biddable (above)"
+ROW_LABELS = {"current": ("current market", "(biddable)"), "future": ("future market", "(not yet biddable)")}
+KEY_TITLE = "card colour = fuel:"
+KEY_LABELS = {fuel: "hybrid (coal/oil)" if fuel == "hybrid" else fuel for fuel in FUEL_COLORS}
 
 
 def _num(x: Any, fmt: str = "{}") -> str | None:
@@ -184,6 +188,12 @@ def hover_lines(row: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def auction_badge(row: Mapping[str, Any]) -> str:
+    """The badge on the card under auction: "<leader> leads at <bid>"."""
+    leader = str(row["leader"])
+    return f"{leader} {verb(leader, 'leads')} at {int(row['high_bid'])}"
+
+
 def market_status(g: Game) -> list[str]:
     """The market's title lines: round, phase and step, then the auction or who is to open a plant."""
     status = [f"round {g.round} · phase {g.phase} ({g.phase_name}) · step {g.step}"]
@@ -206,13 +216,11 @@ def _key(fig: go.Figure, notes: list[dict], y: float, unit: float) -> None:
     """The key of card colours at height ``y``: a square and its fuel each (one trace, ``KEY_NAME``),
     laid out in pixels at the narrowest size (``unit`` px per x unit), so no name runs into the next
     square."""
-    title = "card colour = fuel:"
-    notes.append(dict(x=0, y=y, text=title, xanchor="left", showarrow=False,
+    notes.append(dict(x=0, y=y, text=KEY_TITLE, xanchor="left", showarrow=False,
                       font=dict(size=KEY, color="#444444")))
-    x = (text_width(title, KEY) + 18) / unit
+    x = (text_width(KEY_TITLE, KEY) + 18) / unit
     xs, labels = [], []
-    for fuel in FUEL_COLORS:
-        label = "hybrid (coal/oil)" if fuel == "hybrid" else fuel
+    for label in KEY_LABELS.values():
         xs.append(x)
         labels.append(label)
         x += (7 + 9.75 + text_width(label, KEY) + 12 + 7) / unit  # half square, gap, name, space, half
@@ -250,11 +258,10 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
         bottom, top = (STEP3_BOTTOM if step3 else y - CARD_H / 2), y + CARD_H / 2
         if step3 and market == "current":
             notes.append(dict(x=0.05, y=bottom - 0.03, yanchor="top", xanchor="left", showarrow=False,
-                              text="<b>Step 3: one market, every plant biddable (above)</b>",
+                              text=f"<b>{STEP3_NOTE}</b>",
                               font=dict(size=15, color="#444444")))
         elif not step3:
-            label = "current market<br>(biddable)" if market == "current" \
-                else "future market<br>(not yet biddable)"
+            label = "<br>".join(ROW_LABELS[market])
             notes.append(dict(x=len(rows) * slot + 0.1, y=y, text=f"<b>{label}</b>", xanchor="left",
                               align="left", showarrow=False, font=dict(size=15, color="#444444")))
         for i, row in enumerate(rows):
@@ -277,10 +284,8 @@ def plants_figure(g: Game, *, height: int = 460) -> go.Figure:
             shapes += s
             notes += n
             if running:
-                leader = str(row["leader"])
-                badge = f"<b>{leader} {verb(leader, 'leads')} at {int(row['high_bid'])}</b>"
-                notes.append(dict(x=cx, y=top + 0.01, text=badge, yanchor="bottom", showarrow=False,
-                                  bgcolor=player_color(g, leader),
+                notes.append(dict(x=cx, y=top + 0.01, text=f"<b>{auction_badge(row)}</b>", yanchor="bottom",
+                                  showarrow=False, bgcolor=player_color(g, str(row["leader"])),
                                   bordercolor=AUCTION, borderwidth=2, font=dict(size=14, color="white")))
             pts = points[market]
             pts["x"].append(cx)
