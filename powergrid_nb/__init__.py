@@ -23,6 +23,13 @@ Simulation
     and rules; ``tournament(["heuristic", "random", ...], games=100)`` is ``simulate`` with the seats
     rotated. Backends: local, processes or Dask. The command line: ``powergrid-nb --help``.
 
+What-if
+    ``analyze(g)`` plays each meaningful decision of the player to act out to the end many times and
+    says which wins most, with intervals (``Analysis.frame``, ``.figure()``); ``compare(a, b)`` plays
+    positions or rule sets side by side on the same seeds; ``Scenario`` edits a position as data, with
+    the engine's own checks per field (``problems()``); ``replay.position_at(g, k)`` is a game after
+    its first k decisions. ``notebooks/03_what_if`` is the lab.
+
 Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures).
 
 >>> from powergrid_nb import new_game
@@ -54,24 +61,31 @@ from .maps import GameMap, MapError, load_map
 from .newgame import OPTIONS, new_game
 from .plants import PLANTS, PowerPlant
 from .rulebook import Rule, rule, rules
+from .scenario import Problem, Scenario
 from .trust import TrustPolicy
 
 __version__ = "0.1.0"
 
 __all__ = [
     "OPTIONS", "PLANTS", "Action", "Bid", "Bot", "Build", "BuyResources", "Discard", "Done", "Event",
-    "HeuristicBot", "RandomBot", "SearchBot", "simulate", "sweep", "tournament",
+    "HeuristicBot", "RandomBot", "SearchBot", "analyze", "compare", "simulate", "sweep", "tournament",
     "Game", "GameMap", "IllegalAction", "MapError", "MarkCity", "Open", "Pass", "Power",
-    "PowerGridError", "PowerPlant", "Rule", "SaveFileError", "TrustPolicy", "load", "load_map",
-    "new_game", "rule", "rules",
+    "PowerGridError", "PowerPlant", "Problem", "Rule", "SaveFileError", "Scenario", "TrustPolicy", "load",
+    "load_map", "new_game", "rule", "rules",
 ]
 
 
 def __getattr__(name: str):
-    """simulate, sweep and tournament load pandas: import them only when asked for."""
+    """simulate, sweep, tournament, analyze and compare load pandas: import them only when asked for."""
     if name in ("simulate", "sweep"):
         from . import simulation
         return getattr(simulation, name)
+    if name == "analyze":
+        from .analysis import analyze
+        return analyze
+    if name == "compare":
+        from .comparison import compare
+        return compare
     if name == "tournament":
         from .tournaments import tournament
         return tournament

@@ -197,12 +197,15 @@ def play_one(job: Job, seed: int, point: int = 0, game: int = 0) -> Outcome:
 Task = tuple[int, int, int]  # (point, game, seed)
 
 
-def _run_chunk(packed: Any, tasks: list[Task]) -> list[Outcome]:
+PlayFn = Callable[[Any, int, int, int], Outcome]  # (job, seed, point, game) -> Outcome, like play_one
+
+
+def _run_chunk(packed: Any, tasks: list[Task], play_fn: PlayFn = play_one) -> list[Outcome]:
     """Worker entry point: ``tasks`` are (point, game, seed); ``packed`` the jobs (cloudpickled)."""
     if isinstance(packed, bytes):
         import cloudpickle
         packed = cloudpickle.loads(packed)
-    return [play_one(packed[pt], seed, pt, gm) for pt, gm, seed in tasks]
+    return [play_fn(packed[pt], seed, pt, gm) for pt, gm, seed in tasks]
 
 
 def _pack(jobs: list[Job]) -> Any:
@@ -225,8 +228,8 @@ def _chunks(tasks: list[Task], workers: int) -> list[list[Task]]:
     return [tasks[i:i + size] for i in range(0, len(tasks), size)]
 
 
-def _parallel(backend: str, jobs: list[Job], tasks: list[Task], done: Callable[[list[Outcome]], bool],
-              workers: Any, client: Any) -> bool:
+def _parallel(backend: str, jobs: list[Any], tasks: list[Task], done: Callable[[list[Outcome]], bool],
+              workers: Any, client: Any, play_fn: PlayFn = play_one) -> bool:
     """Chunks of games on a process pool or a Dask cluster; true if ``done`` asked to stop."""
     packed = _pack(jobs)
     with contextlib.ExitStack() as stack:  # closes what it opened, last first
@@ -255,7 +258,7 @@ def _parallel(backend: str, jobs: list[Job], tasks: list[Task], done: Callable[[
                 client = stack.enter_context(Client(cluster))
             n = sum(client.nthreads().values()) or 1
             submit = functools.partial(client.submit, pure=False)
-        futures = [submit(_run_chunk, packed, c) for c in _chunks(tasks, n)]
+        futures = [submit(_run_chunk, packed, c, play_fn) for c in _chunks(tasks, n)]
         stack.callback(lambda: [f.cancel() for f in futures if not f.done()])
         return any(done(f.result()) for f in as_completed(futures))
 
@@ -270,15 +273,17 @@ def check_backend(backend: str, client: Any = None, stop: Stop = None) -> None:
         raise ValueError("stop is a number of seconds or a callable(result) -> bool")
 
 
-def run(jobs: list[Job], params: list[dict[str, Any]], seeds: list[int], *, backend: str = "local",
+def run(jobs: list[Any], params: list[dict[str, Any]], seeds: list[int], *, backend: str = "local",
         workers: Any = None, client: Any = None, per_round: bool = False, progress: bool = True,
-        stop: Stop = None, desc: str = "simulate") -> SimulationResult:
+        stop: Stop = None, desc: str = "simulate", play_fn: PlayFn = play_one) -> SimulationResult:
     """Play every job (sweep point) with every seed; game *i* of each point gets ``seeds[i]``.
 
     Points are interleaved, so stopping early leaves them balanced. ``stop``: seconds, or
     ``stop(result_so_far) -> bool`` checked after each finished game (chunk, in parallel); Ctrl-C
     stops too. Either way the finished games are kept and ``result.stopped`` is true. ``progress``
-    shows a tqdm bar labelled ``desc``.
+    shows a tqdm bar labelled ``desc``. ``play_fn(job, seed, point, game)`` plays one game: by default
+    :func:`play_one` (a :class:`Job`); analysis passes its own, a module-level function so that
+    process pools can pickle it.
     """
     check_backend(backend, client, stop)
     from tqdm.auto import tqdm
@@ -298,9 +303,9 @@ def run(jobs: list[Job], params: list[dict[str, Any]], seeds: list[int], *, back
 
     try:
         if backend == "local":
-            stopped = any(done([play_one(jobs[pt], seed, pt, gm)]) for pt, gm, seed in tasks)
+            stopped = any(done([play_fn(jobs[pt], seed, pt, gm)]) for pt, gm, seed in tasks)
         else:
-            stopped = _parallel(backend, jobs, tasks, done, workers, client)
+            stopped = _parallel(backend, jobs, tasks, done, workers, client, play_fn)
     except KeyboardInterrupt:
         stopped = True
     finally:

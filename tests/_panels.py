@@ -177,6 +177,7 @@ def fresh_twin(t: Table) -> Table:
     if t.paused:
         fresh.pause(True)
     fresh.board.tabs.selected_index = t.board.tabs.selected_index
+    fresh.hints.enabled.value = t.hints.enabled.value  # the player's switch, not the game's
     fresh.message.value = t.message.value
     return fresh
 

@@ -7,7 +7,10 @@
 Panels depend on the views and the engine, never the other way round.
 """
 
+from .editor import ScenarioEditor
+from .replay import Replay
 from .setup import SetupForm
+from .sweep import SweepPanel
 from .table import Table, play
 
-__all__ = ["SetupForm", "Table", "play"]
+__all__ = ["Replay", "ScenarioEditor", "SetupForm", "SweepPanel", "Table", "play"]

@@ -5,6 +5,7 @@ Every control carries a ``pg-…`` class, so the browser tests (and users' own C
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -19,6 +20,14 @@ from ..views.mapboard import NOMINAL_WIDTH
 
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
 HUMAN = "human"  # a seat played by clicking
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's event loop when called from a notebook (timers, results of background work)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def seat_kinds() -> list[str]:
@@ -247,21 +256,20 @@ class ClickGuard(anywidget.AnyWidget):
 
 
 _FIT_JS = """
-// the map's view takes its box's width (not its drawing's), so a resize can fit the drawing to it; never
-// narrower than the width its labels were placed for (views.mapboard.NOMINAL_WIDTH)
-const CSS = '.pg-map-box > .js-plotly-plot { flex: 1 1 auto; min-width: %(nominal)spx; width: 100%%; }';
+// a figure's view takes its box's width (not its drawing's), so a resize can fit the drawing to it
+const CSS = '%(css)s';
 export default {
   render({ el }) {
-    if (!document.getElementById('pg-fit-map')) {
+    if (!document.getElementById('%(box)s-fit')) {
       const style = document.createElement('style');
-      style.id = 'pg-fit-map';
+      style.id = '%(box)s-fit';
       style.textContent = CSS;
       document.head.appendChild(style);
     }
     let box = null;
     const fit = (tries = 0) => {
       const gd = box && box.querySelector('.js-plotly-plot');
-      if (!gd || !gd._fullLayout) {  // not drawn yet
+      if (!gd || !gd._fullLayout || !box.clientWidth) {  // not drawn, or its box not shown yet
         if (tries < 600) requestAnimationFrame(() => fit(tries + 1));
         return;
       }
@@ -273,7 +281,7 @@ export default {
       }
     };
     let width = null;
-    const watch = new ResizeObserver(entries => {  // the box's width, not its height, sets the map's
+    const watch = new ResizeObserver(entries => {  // the box's width, not its height, sets the figure's
       const now = entries[entries.length - 1].contentRect.width;
       if (now !== width) {
         width = now;
@@ -282,7 +290,7 @@ export default {
     });
     let tries = 0;
     const attach = () => {  // the view is put on the page after render()
-      box = el.closest('.pg-map-box');
+      box = el.closest('.%(box)s');
       if (box) watch.observe(box); else if (++tries < 600) requestAnimationFrame(attach);
     };
     requestAnimationFrame(attach);
@@ -292,6 +300,12 @@ export default {
 """
 
 
+def fit_js(box: str, css: str) -> str:
+    """The front end of a widget that fits the Plotly figure in the box of class ``box`` (its ancestor)
+    to the box's width whenever the box is resized or shown; ``css`` lays the figure out in the box."""
+    return _FIT_JS % {"box": box, "css": css}
+
+
 class FitMap(anywidget.AnyWidget):
     """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
     the board's labels were placed for (narrower, it keeps that width, as before).
@@ -299,4 +313,6 @@ class FitMap(anywidget.AnyWidget):
     A FigureWidget drawn before its box has a size takes Plotly's default width (700 px), whatever
     the box: a wide Voila page showed a gap of a third of the map beside it."""
 
-    _esm = _FIT_JS % {"nominal": NOMINAL_WIDTH}
+    # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
+    _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "
+                  f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }}")

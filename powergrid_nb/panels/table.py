@@ -33,6 +33,7 @@ from ._widgets import (
     note,
     opened,
     reuse,
+    running_loop,
     shared,
     tree,
     unopened,
@@ -41,6 +42,7 @@ from .auction import AuctionPanel
 from .board import Board
 from .building import BuildPanel, StartCitiesPanel
 from .bureaucracy import PowerPanel
+from .hint import HintBox
 from .resources import ResourcesPanel
 from .rules import error_html
 from .saves import save_policy
@@ -73,14 +75,6 @@ def hint(g: Game, legal: list[Any]) -> str:
     can = f"bid {bids[0]} or more, or pass" if bids else "pass (no higher bid within your money)"
     return (f"{possessive(opener)} auction of plant {a.plant}, {a.leader} {verb(a.leader, 'leads')} "
             f"at {a.bid}: {can}")
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    """The kernel's event loop when called from a notebook (bots then move on a timer)."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 class Table(w.VBox):
@@ -121,6 +115,7 @@ class Table(w.VBox):
         self.saves = save_policy(app, saves)
         self.app = self.saves.app
         self.toolbar = Toolbar(self)
+        self.hints = HintBox(self)
         if game is None:
             self.show_setup()
         else:
@@ -171,6 +166,7 @@ class Table(w.VBox):
         self._frames.clear()
         self.paused = False
         self.bots = {p: make_bot(b, seed=game.seed + game.players.index(p)) for p, b in (bots or {}).items()}
+        self.hints.start_game(self.humans)
         old, self.board = self.board, None
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
@@ -178,11 +174,11 @@ class Table(w.VBox):
         map_box = w.Box([self.board.map, FitMap(layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
-        right = w.VBox([self.actions, self.message, self.log_view],
+        right = w.VBox([self.actions, self.hints.row, self.message, self.log_view],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
         self.children = [self.status, self.toolbar.widget,
                          w.HBox([map_box, right], layout=w.Layout(width="100%")),
-                         self.board.tabs, self.guard]
+                         self.hints.result, self.board.tabs, self.guard]
         if old is not None:  # only once no longer shown: a view still on the page syncs to its figure
             old.close()
         self.say("")
@@ -194,6 +190,7 @@ class Table(w.VBox):
         from .setup import SetupForm
 
         self._cancel()
+        self.hints.cancel(clear=True)
         form = SetupForm(on_start=self._start_from_form, on_cancel=self._cancel_setup if self.game else None)
         self.children = [form, self.guard]
 
@@ -273,6 +270,7 @@ class Table(w.VBox):
                              f"{what}</div>")
         self.show_panel()
         self.toolbar.refresh()
+        self.hints.refresh()
         self.log_view.value = log_html(g)
         assert self.board is not None
         self.board.refresh()
@@ -338,7 +336,7 @@ class Table(w.VBox):
             self.refresh()
             return
         self._cancel()
-        loop = _running_loop()
+        loop = running_loop()
         assert loop is not None
         self._timer = loop.call_later(self.delay, self._tick)
 
@@ -346,7 +344,7 @@ class Table(w.VBox):
         """True when bots are to move now without a pause (no delay, or no event loop for a timer)."""
         g = self.game
         return (g is not None and not self.paused and not g.is_over and g.current_player in self.bots
-                and (self.delay <= 0 or _running_loop() is None))
+                and (self.delay <= 0 or running_loop() is None))
 
     def _tick(self) -> None:
         self._timer = None
@@ -385,6 +383,7 @@ class Table(w.VBox):
 
     def close(self) -> None:
         self._cancel()
+        self.hints.cancel(clear=True)
         super().close()
 
 

@@ -7,6 +7,7 @@ frames and API.
 """
 
 from ._base import PLAYER_COLORS, RESOURCE_COLORS, player_color, player_symbol, update
+from .analysis import analysis_figure
 from .dashboard import dashboard
 from .history import history_figure
 from .map import map_figure
@@ -14,8 +15,10 @@ from .market import plants_html
 from .plants import plants_figure
 from .players import players_figure
 from .resources import resources_figure
+from .whatif import compare_figure, sweep_figure
 
 __all__ = [
-    "PLAYER_COLORS", "RESOURCE_COLORS", "dashboard", "history_figure", "map_figure", "plants_figure",
-    "plants_html", "player_color", "player_symbol", "players_figure", "resources_figure", "update",
+    "PLAYER_COLORS", "RESOURCE_COLORS", "analysis_figure", "compare_figure", "dashboard", "history_figure",
+    "map_figure", "plants_figure", "plants_html", "player_color", "player_symbol", "players_figure",
+    "resources_figure", "sweep_figure", "update",
 ]
