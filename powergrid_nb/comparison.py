@@ -17,9 +17,7 @@ player and the differences are paired by game and player.
 
 from __future__ import annotations
 
-import math
 import re
-import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ import pandas as pd
 
 from .editions import RULE_PARAMETERS
 from .game import Game
-from .results import SimulationResult, wilson
+from .results import SimulationResult, mean_interval, wilson
 from .rulebook import rule
 from .runner import BotSpec, Stop, check_backend, game_seeds, run
 from .simulation import make_job
@@ -78,33 +76,6 @@ def playable(game: Game) -> str | None:
             f"houses (R67) and {len(game.play_area)} cities in play, so the game would never end "
             f"(R96: {rule('R96').text}); allowed: end_cities at most max_cities and at most "
             f"{len(game.play_area)}, the cities in play")
-
-
-def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with its Student-t interval; NaN bounds for fewer than 2 values."""
-    xs = [float(x) for x in values if not pd.isna(x)]
-    if not xs:
-        return math.nan, math.nan, math.nan
-    mean = statistics.fmean(xs)
-    if len(xs) < 2:
-        return mean, math.nan, math.nan
-    half = _t_quantile(1 - (1 - level) / 2, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
-    return mean, mean - half, mean + half
-
-
-def _t_quantile(p: float, df: int) -> float:
-    """Student-t quantile: exact for 1 and 2 degrees of freedom, Abramowitz-Stegun 26.7.5 above
-    (within 0.01 of the table from 3 on; no scipy needed)."""
-    z = statistics.NormalDist().inv_cdf(p)
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        a = 4 * p * (1 - p)
-        return 2 * (p - 0.5) * math.sqrt(2 / a)
-    g = [(z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-         (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160]
-    return z + sum(gi / df**(i + 1) for i, gi in enumerate(g))
 
 
 # --- variants ---------------------------------------------------------------------------------------

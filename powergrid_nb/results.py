@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from .runner import Outcome
 
-__all__ = ["GAME_COLUMNS", "ROW_COLUMNS", "SimulationResult", "wilson"]
+__all__ = ["GAME_COLUMNS", "ROW_COLUMNS", "SimulationResult", "mean_interval", "wilson"]
 
 GAME_COLUMNS = {  # simulate's tidy frame: one row per (game, player)
     "game": "int64", "seed": "int64", "player": "string", "seat": "int64", "start_position": "int64",
@@ -41,6 +42,33 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its Student-t interval; NaN bounds for fewer than 2 values."""
+    xs = [float(x) for x in values if not pd.isna(x)]
+    if not xs:
+        return math.nan, math.nan, math.nan
+    mean = statistics.fmean(xs)
+    if len(xs) < 2:
+        return mean, math.nan, math.nan
+    half = _t_quantile(1 - (1 - level) / 2, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return mean, mean - half, mean + half
+
+
+def _t_quantile(p: float, df: int) -> float:
+    """Student-t quantile: exact for 1 and 2 degrees of freedom, Abramowitz-Stegun 26.7.5 above
+    (within 0.01 of the table from 3 on; no scipy needed)."""
+    z = statistics.NormalDist().inv_cdf(p)
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        a = 4 * p * (1 - p)
+        return 2 * (p - 0.5) * math.sqrt(2 / a)
+    g = [(z**3 + z) / 4, (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+         (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160]
+    return z + sum(gi / df**(i + 1) for i, gi in enumerate(g))
 
 
 class SimulationResult:

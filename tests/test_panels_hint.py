@@ -32,7 +32,9 @@ def hinted_table(playouts: int = 4) -> Table:
 
 
 def test_hints_are_on_when_a_human_plays_and_off_in_a_bot_only_game() -> None:
-    assert hinted_table().hints.enabled.value
+    t = hinted_table()
+    assert t.hints.enabled.value and t.hints.hint.layout.display is None
+    assert t.hints.progress.layout.display == "none"  # no empty bar before a hint is asked for
     g = new_game(["Bo", "Cy"], seed=1)
     t = Table(g, bots={"Bo": "random", "Cy": "random"}, delay=3600)
     assert not t.hints.enabled.value
@@ -48,6 +50,8 @@ def test_a_hint_shows_the_engines_suggestion_and_its_figure() -> None:
     click(t, "pg-hint")
     a = t.hints.analysis
     assert a is not None and a.suggestion == want.suggestion
+    bar = t.hints.progress
+    assert bar.layout.display is None and bar.value == a.playouts * len(a.candidates)
     text, fig = t.hints.result.children
     assert html.escape(want.suggestion) in text.value and "Nothing is played for you" in text.value
     shown = json.loads(go.Figure(fig).to_json())

@@ -13,10 +13,9 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
-from ..results import wilson
+from ..results import mean_interval, wilson
 from ..runner import BotSpec, Outcome, bot_label, build_bot, check_backend, game_seeds, run
 from .candidates import PHASE_WORDS, Candidate, default_candidates, parse_candidates
 from .playout import PlayoutJob, play_candidate
@@ -134,15 +133,12 @@ def _complete(outs: list[Outcome], player: str, k: int) -> list[list[dict[str, A
 
 
 def paired(a: Sequence[float], b: Sequence[float], confidence: float) -> tuple[float, float, float]:
-    """Mean of a - b over paired playouts, with its two-sided normal interval at ``confidence``."""
-    n = len(a)
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n if n else 0.0
-    if n < 2:
-        return mean, -1.0, 1.0
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1))
-    half = NormalDist().inv_cdf(0.5 + confidence / 2) * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
+    """Mean of a - b over paired playouts, with its two-sided t interval at ``confidence`` ((-1, 1)
+    from fewer than 2 pairs)."""
+    mean, low, high = mean_interval([x - y for x, y in zip(a, b, strict=True)], confidence)
+    if math.isnan(low):
+        return (0.0 if math.isnan(mean) else mean), -1.0, 1.0
+    return mean, low, high
 
 
 def separated(wins: list[list[float]], confidence: float) -> bool:

@@ -316,3 +316,24 @@ class FitMap(anywidget.AnyWidget):
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
     _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "
                   f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }}")
+
+
+class FitTab(anywidget.AnyWidget):
+    """Fits the figure of its box (class ``pg-fit-box``) to the box's width whenever the box is resized
+    or shown: a FigureWidget drawn before its tab is laid out takes Plotly's default 700 px, and the
+    History figure's subplot titles then run into each other."""
+
+    _esm = fit_js("pg-fit-box", ".pg-fit-box > .js-plotly-plot { flex: 1 1 auto; width: 100%; }")
+
+
+def fit_box() -> w.Box:
+    """A box whose figure :func:`fitted` keeps as wide as the box."""
+    box = w.Box(layout=w.Layout(width="100%"))
+    box.add_class("pg-fit-box")
+    return box
+
+
+def fitted(fig: Any) -> list[w.Widget]:
+    """The children of a :func:`fit_box` showing the FigureWidget ``fig`` at the box's width."""
+    fig._config = {**fig._config, "responsive": True}  # FitTab's resize event reaches it
+    return [fig, FitTab(layout=shared(w.Layout, display="none"))]

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from .. import views
 from ..actions import Open
 from ..plants import PLANTS, RESOURCES
+from ._widgets import fit_box, fitted
 from .market import MarketView
 from .rules import RulesView
 
@@ -90,7 +91,8 @@ class Board:
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
             "Players": lambda g: views.players_figure(g),  # its height: a row per participant
             "History": lambda g: views.history_figure(g, height=700)}
-        self.tabs = w.Tab(children=[w.VBox() for _ in TABS], titles=list(TABS), selected_index=0)
+        self.tabs = w.Tab(children=[fit_box() if t in FIGURE_TABS else w.VBox() for t in TABS],
+                          titles=list(TABS), selected_index=0)
         self.tabs.add_class("pg-tabs")
         self.tabs.observe(lambda _c: self.refresh(), names="selected_index")
 
@@ -160,7 +162,7 @@ class Board:
         if fig is None:
             fig = self.figures[name] = go.FigureWidget(self.builders[name](g))
             keep_state(fig)
-            self.tabs.children[TABS.index(name)].children = [fig]
+            self.tabs.children[TABS.index(name)].children = fitted(fig)
         elif name == "Resources":
             synced_update(fig, g, player=self.table.viewer())
         else:

@@ -76,8 +76,10 @@ class HintBox:
         if self._key is not None and self._key != position_key(self.table.game):
             self.cancel(clear=True)
         on = self.enabled.value
-        for x in (self.hint, self.progress, self.cancel_button, self.status):
+        for x in (self.hint, self.cancel_button, self.status):
             x.layout.display = None if on else "none"
+        busy = self.running or self.analysis is not None  # an empty bar would read as a text field
+        self.progress.layout.display = None if on and busy else "none"
         if not self.running:
             self._show_idle()
         self.hint.disabled = self.running or not self.can_hint()
@@ -94,6 +96,7 @@ class HintBox:
         stop = self._stop = threading.Event()
         self.progress.value, self.progress.max = 0, 1
         self.progress.bar_style = ""
+        self.progress.layout.display = None
         self.status.value = note(f"analysing {esc(g.current_player)}'s decision…", INFO)
         self.hint.disabled = True
         self.cancel_button.disabled = False
@@ -156,6 +159,7 @@ class HintBox:
         from ..views.analysis import analysis_figure
 
         self.analysis = a
+        self.progress.layout.display = None
         self.progress.max = max(1, a.asked * len(a.candidates))
         self.progress.value = a.playouts * len(a.candidates)
         clear = not a.partial or a.stopped_by == "separation"
@@ -170,7 +174,8 @@ class HintBox:
 
     def _show_idle(self) -> None:
         self.cancel_button.disabled = True
-        if self.analysis is None:  # as a fresh table shows it
+        if self.analysis is None and not self.running:  # as a fresh table shows it
             self.status.value = ""
             self.progress.value, self.progress.max, self.progress.bar_style = 0, 1, ""
+            self.progress.layout.display = "none"
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
-import anywidget
 import ipywidgets as w
 import plotly.graph_objects as go
 
 from .. import views
 from ..replay import Recording, ReplayError
 from ..views.dashboard import status_text
-from ._widgets import ERROR, INFO, FitMap, button, esc, fit_js, label, note, shared
+from ._widgets import ERROR, INFO, FitMap, button, esc, fit_box, fitted, label, note, shared
 from .board import keep_state, synced_update
 from .market import MarketView
 from .snapshot import snapshot
@@ -29,23 +28,10 @@ if TYPE_CHECKING:
 TABS = ("Plant market", "Resources", "Players", "History")
 
 
-class FitTab(anywidget.AnyWidget):
-    """Fits the figure of its box (class ``pg-fit-box``) to the box's width: a FigureWidget drawn
-    before its box is laid out takes Plotly's default 700 px."""
-
-    _esm = fit_js("pg-fit-box", ".pg-fit-box > .js-plotly-plot { flex: 1 1 auto; width: 100%; }")
-
-
 def _icon(b: w.Button, name: str) -> w.Button:
     """A Font Awesome icon before the text (the media-control characters are missing from many fonts)."""
     b.icon = name
     return b
-
-
-def _fit_box() -> w.Box:
-    box = w.Box(layout=w.Layout(width="100%"))
-    box.add_class("pg-fit-box")
-    return box
 
 
 def tab_figure(name: str, g: Game) -> go.Figure:
@@ -111,7 +97,7 @@ class Replay(w.VBox):
         self._view_keys: dict[str, Hashable] = {}
         self.map = self._map_widget()
         self.figures: dict[str, go.FigureWidget | MarketView | None] = dict.fromkeys(TABS)
-        self.tabs = w.Tab(children=[_fit_box() for _ in TABS], titles=list(TABS), selected_index=0)
+        self.tabs = w.Tab(children=[fit_box() for _ in TABS], titles=list(TABS), selected_index=0)
         self.tabs.add_class("pg-tabs")
         self.tabs.observe(lambda _c: self.refresh(), names="selected_index")
         controls = w.HBox([self.first, self.back, self.slider, self.forward, self.last, self.counter],
@@ -182,9 +168,8 @@ class Replay(w.VBox):
                 view.html = html
         elif view is None:
             fig = self.figures[name] = go.FigureWidget(tab_figure(name, g))
-            fig._config = {**fig._config, "responsive": True}  # FitTab's resize reaches it
             keep_state(fig)
-            box.children = [fig, FitTab(layout=shared(w.Layout, display="none"))]
+            box.children = fitted(fig)
         else:
             synced_update(view, g)
 
