@@ -154,6 +154,16 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
         assert_map_fits(table)
         assert (SHOTS / "lab_03_build.png").exists() and spills == [], f"past the panel's edge: {spills}"
         assert {tag for tag, _ in pressed} >= {"BUTTON", "SELECT"}, pressed
+
+        # the Hint: worked out in the background, shown under the map, never played
+        before = drv.status()
+        table.locator("button.pg-hint").click()
+        table.locator(".pg-hint-result .js-plotly-plot").wait_for(timeout=120_000)
+        table.locator(".pg-hint-result").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "lab_05_hint.png"))
+        text = table.locator(".pg-hint-text").inner_text()
+        assert text.startswith("Engine's suggestion for You:") and "Nothing is played for you" in text, text
+        assert drv.status() == before, "a hint must not move"
         watch.check()
 
 
