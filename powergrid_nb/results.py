@@ -103,6 +103,11 @@ class SimulationResult:
         flag = ", stopped early" if self.stopped else ""
         return f"<SimulationResult {len(self)} games, {self.backend}, {self.seconds:.1f} s{flag}>"
 
+    @property
+    def outcomes(self) -> list[Outcome]:
+        """The finished games as the runner returned them, in the order they finished."""
+        return list(self._outs)
+
     def add(self, outs: list[Outcome], seconds: float) -> None:
         """Record more finished games (the runner calls this as games come in)."""
         self._outs.extend(outs)

@@ -200,14 +200,14 @@ def analyze(game: Game, player: str | None = None, candidates: Iterable[Any] | N
     why: list[str] = []
 
     def so_far(result: Any) -> Analysis:
-        return Analysis(game, me, chosen, list(result._outs), playouts, seeds[0], result.seconds, None,
+        return Analysis(game, me, chosen, result.outcomes, playouts, seeds[0], result.seconds, None,
                         confidence)
 
     def check(result: Any) -> bool:
         if time_budget is not None and time.perf_counter() - t0 >= time_budget:
             why.append("time budget")
         elif stop_when_separated and len(result) % len(chosen) == 0 and separated(
-                [[r["win_share"] for r in rs] for rs in _complete(result._outs, me, len(chosen))],
+                [[r["win_share"] for r in rs] for rs in _complete(result.outcomes, me, len(chosen))],
                 confidence):
             why.append("separation")
         elif stop is not None and stop(so_far(result)):
@@ -217,7 +217,7 @@ def analyze(game: Game, player: str | None = None, candidates: Iterable[Any] | N
     result = run(jobs, [{} for _ in jobs], seeds, backend=backend, workers=workers, client=client,
                  progress=progress, stop=check, desc="analyze", play_fn=play_candidate)
     stopped_by = why[0] if why else ("interrupted" if result.stopped else None)
-    return Analysis(game, me, chosen, list(result._outs), playouts, seeds[0], result.seconds, stopped_by,
+    return Analysis(game, me, chosen, result.outcomes, playouts, seeds[0], result.seconds, stopped_by,
                     confidence)
 
 

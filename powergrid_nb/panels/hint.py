@@ -107,7 +107,7 @@ class HintBox:
             try:
                 return analyze(game, playouts=self.playouts, seed=seed, progress=False,
                                time_budget=self.time_budget, stop_when_separated=True,
-                               stop=lambda so_far: self._progress(so_far) or stop.is_set())
+                               stop=lambda so_far: self._progress(so_far, stop) or stop.is_set())
             except Exception as e:  # shown, never raised into the kernel's loop
                 return e
 
@@ -123,7 +123,9 @@ class HintBox:
         self._thread = threading.Thread(target=thread, name="powergrid_nb-hint", daemon=True)
         self._thread.start()
 
-    def _progress(self, so_far: Analysis) -> None:
+    def _progress(self, so_far: Analysis, stop: threading.Event) -> None:
+        if stop is not self._stop or stop.is_set():  # a run dropped meanwhile draws nothing more
+            return
         total = so_far.asked * len(so_far.candidates)
         if self.progress.max != total:
             self.progress.max = total
@@ -135,6 +137,8 @@ class HintBox:
             self._stop.set()
         if clear:
             self._stop, self._key, self.analysis = None, None, None
+            for old in self.result.children:
+                old.close()
             self.result.children = ()
             self._show_idle()
 
