@@ -49,6 +49,8 @@ class Toolbar:
         self.table = table
         self.undo = button("↶ Undo", "pg-undo", table.undo, tooltip="take back your last decision")
         self.new = button("New game", "pg-new", table.show_setup)
+        self.edit = button("Edit position", "pg-edit", self._edit,
+                           tooltip="edit this position (money, plants, cities, markets, ...) and play it on")
         # where Save and Load may go: any path in JupyterLab, plain names in one folder in app mode
         self.saves = getattr(table, "saves", None) or AnyPath()
         where = "in the app's saves folder under this name" if self.saves.app else "as JSON at the path"
@@ -73,8 +75,8 @@ class Toolbar:
         self.seats = w.HBox()
         self.seat_boxes: dict[str, w.Dropdown] = {}
         self._syncing = False
-        self.widget = w.VBox([w.HBox([self.undo, self.new, self.path, self.save, self.load, self.download,
-                                      self.link, self.upload],
+        self.widget = w.VBox([w.HBox([self.undo, self.new, self.edit, self.path, self.save, self.load,
+                                      self.download, self.link, self.upload],
                                      layout=w.Layout(align_items="center", flex_flow="row wrap")),
                               w.HBox([label("<b>Seats</b>"), self.seats, self.delay, self.pause],
                                      layout=w.Layout(align_items="center", flex_flow="row wrap"))])
@@ -114,6 +116,11 @@ class Toolbar:
                     d.value = want
         finally:
             self._syncing = False
+
+    def _edit(self) -> None:
+        from .edit_position import show_editor  # the editor loads only when asked for
+
+        show_editor(self.table)
 
     def _save(self) -> None:
         try:
