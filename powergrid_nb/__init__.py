@@ -30,7 +30,8 @@ What-if
     the engine's own checks per field (``problems()``); ``replay.position_at(g, k)`` is a game after
     its first k decisions. ``notebooks/03_what_if`` is the lab.
 
-Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures).
+Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures),
+``03_what_if`` (analysis, scenarios, compare, sweep, replay).
 
 >>> from powergrid_nb import new_game
 >>> g = new_game(4, seed=1)
