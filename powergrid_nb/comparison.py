@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from .rulebook import rule
 from .runner import BotSpec, Stop, check_backend, game_seeds, run
 from .simulation import make_job
 
-__all__ = ["MEASURES", "RANGE_PARAMETERS", "SMALLEST", "Comparison", "compare", "mean_interval",
+__all__ = ["MEASURES", "RANGE_PARAMETERS", "SMALLEST", "Comparison", "compare",
            "parameter_rule", "playable", "rule_value"]
 
 # measure column -> (games column, words): what the frames and the figure report per variant
@@ -226,13 +227,13 @@ class Comparison:
         return (f"<Comparison of {len(self.labels)} variants, {len(self.result)} of "
                 f"{len(self.labels) * len(self.seeds)} games{flag}>")
 
-    @property
+    @cached_property  # the run is over when compare() returns: its frames never change
     def games(self) -> pd.DataFrame:
         df = self.result.games.drop(columns="point")
         df["variant"] = pd.Categorical(df["variant"].astype(str), categories=self.labels, ordered=True)
         return df
 
-    @property
+    @cached_property
     def frame(self) -> pd.DataFrame:
         df = self.games
         rows = []
@@ -247,7 +248,7 @@ class Comparison:
             rows.append(row)
         return self._ordered(pd.DataFrame(rows, columns=self._columns(["games"])))
 
-    @property
+    @cached_property
     def difference(self) -> pd.DataFrame:
         df = self.games
         first = df[df["variant"] == self.labels[0]].set_index(["game", "player"])

@@ -20,7 +20,7 @@ from .game import Game
 from .io import game_from_dict
 from .newgame import new_game
 from .plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME
-from .scenario_check import Field, Problem, card, card_out, field_label, validate
+from .scenario_check import Field, Problem, card, card_out, field_label, reset_turn_state, validate
 
 __all__ = ["Field", "Problem", "Scenario", "field_label", "problems"]
 
@@ -57,7 +57,7 @@ class Scenario:
             st["deck"] = _dealt_deck(self._data)
         for key in ("removed", "boxed", "market"):
             st.setdefault(key, [])
-        self._cache: tuple[str, list[Problem], dict[str, Any] | None] | None = None
+        self._cache: tuple[list[Problem], Game | None] | None = None
 
     # --- making one -----------------------------------------------------------------------------------
     @classmethod
@@ -247,15 +247,8 @@ class Scenario:
         self._edited()
 
     def _start_of_phase(self) -> None:
-        st = self._st
-        for key in ("to_act", "auction_round"):
-            st.pop(key, None)
-        phase = st.get("phase")
-        st["over"] = phase == 6
-        if phase == 2:
-            st.pop("discount", None)  # the edition places the token, if it has one (R40)
-        else:
-            st["discount"] = None
+        reset_turn_state(self._data)
+        self._st["over"] = self._st.get("phase") == 6
 
     def _swap(self, had: Iterable[Any], plants: Iterable[int | str]) -> list[int]:
         """Cards leaving a place (``had``) go back to the deck, new ones are taken; the new list."""
@@ -282,12 +275,10 @@ class Scenario:
         deck.insert(at, card_out(c))
 
     # --- checking -------------------------------------------------------------------------------------
-    def _checked(self) -> tuple[list[Problem], dict[str, Any] | None]:
-        key = json.dumps(self._data, sort_keys=True, default=str)
-        if self._cache is None or self._cache[0] != key:
-            found, sketch = validate(self._data)
-            self._cache = (key, found, sketch)
-        return list(self._cache[1]), self._cache[2]
+    def _checked(self) -> tuple[list[Problem], Game | None]:
+        if self._cache is None:  # every setter clears it (_edited); to_dict() hands out a copy
+            self._cache = validate(self._data)
+        return list(self._cache[0]), self._cache[1]
 
     def problems(self) -> list[Problem]:
         """What the engine refuses, the first problem of each field (empty: a valid position)."""
@@ -309,8 +300,8 @@ class Scenario:
     def sketch(self) -> Game | None:
         """The position with every faulty field reset to a neutral value (None when the players, map
         or edition themselves are wrong): what an editor can draw while there are problems."""
-        data = self._checked()[1]
-        return None if data is None else game_from_dict(deepcopy(data))
+        g = self._checked()[1]
+        return None if g is None else g.copy()
 
     def to_json(self) -> str:
         """The scenario as JSON text (refused, with the problems, while it is not valid)."""

@@ -10,12 +10,16 @@ import re
 from collections import Counter
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import SaveFileError
+from .io import _card_out as card_out
 from .io import game_from_dict
 from .plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME
 from .rulebook import rule as _rule
+
+if TYPE_CHECKING:
+    from .game import Game
 
 Field = tuple[str, ...]
 CONFIG: Field = ("config",)  # players, map, edition, options: fixed once a scenario exists
@@ -46,10 +50,6 @@ def card(c: Any) -> Any:
     return STEP3 if c == STEP3_NAME else c
 
 
-def card_out(c: Any) -> Any:
-    return STEP3_NAME if c == STEP3 else c
-
-
 def field_label(field: Field) -> str:
     """A field in words: "Ada's tokens", "coal on the resource market", "step", ..."""
     if field[0] == "player":
@@ -74,21 +74,22 @@ def _problem(field: Field, text: str) -> Problem:
     return Problem(field, "\n".join([text, *words]), numbers[0] if numbers else None)
 
 
-def validate(data: dict[str, Any]) -> tuple[list[Problem], dict[str, Any] | None]:
-    """(problems, the data with each faulty field reset) by loading with the engine again and again."""
+def validate(data: dict[str, Any]) -> tuple[list[Problem], Game | None]:
+    """(problems, the position with each faulty field reset, as the engine loads it; None when the
+    players, map or edition themselves are wrong) by loading with the engine again and again."""
     work = deepcopy(data)
     work["history"] = []  # the history is not what is edited (a loaded game's is the engine's own)
     found: list[Problem] = []
     seen: set[str] = set()
     for _ in range(_MAX_PASSES):
         try:
-            game_from_dict(deepcopy(work))
+            sketch = game_from_dict(deepcopy(work))
         except SaveFileError as e:
             where, text = e.where, str(e)[len(e.where) + 2:] if e.where else str(e)
         except (ValueError, KeyError, IndexError, TypeError) as e:  # the engine could not go on from it
             where, text = "game.state", f"the engine cannot play on from this position: {e}"
         else:
-            return found, work
+            return found, sketch
         if text in seen:  # the reset did not help: nothing more can be said
             break
         seen.add(text)
@@ -103,7 +104,7 @@ def validate(data: dict[str, Any]) -> tuple[list[Problem], dict[str, Any] | None
             if where.startswith("game.config") or where in ("game.format", "game.schema_version",
                                                                "game"):
                 return found, None
-            _reset_turn_state(work)
+            reset_turn_state(work)
             continue
         inside = _player_at(work, where)
         shown = f"{inside[0]}: {text}" if inside is not None else text
@@ -163,7 +164,7 @@ def _locate(work: dict[str, Any], where: str, text: str) -> list[Field] | None:
         st["player_order"] = list(_players(work))  # everyone once, the Trust included
         humans = [str(n) for n in work["config"].get("players", [])]
         st["seat_order"] = [n for n in st["player_order"] if n in humans]
-        _reset_turn_state(work)
+        reset_turn_state(work)
         return [("turn", "order")]
     if (where == "game.state" and "required" in text) or where in (
             "game.state.round", "game.state.phase", "game.state.step", "game.state.over"):
@@ -177,18 +178,18 @@ def _locate(work: dict[str, Any], where: str, text: str) -> list[Field] | None:
         if where.endswith(".over"):
             fields.append(("turn", "phase"))
         st["over"] = st.get("phase") == 6
-        _reset_turn_state(work)
+        reset_turn_state(work)
         return fields or None
     if "money (R31)" in text:  # the high bid is more than the leader has
         leader = (st.get("auction_round") or {}).get("auction", {}).get("leader")
-        _reset_turn_state(work)
+        reset_turn_state(work)
         return [("player", leader, "money")] if leader in _players(work) else None
     if "is not over the plant limit" in text:
         who = (st.get("auction_round") or {}).get("discard")
-        _reset_turn_state(work)
+        reset_turn_state(work)
         return [("player", who, "plants")] if who in _players(work) else None
     if "auctioned plant" in text:
-        _reset_turn_state(work)
+        reset_turn_state(work)
         return [PLANTS_FIELD]
     return None
 
@@ -213,7 +214,7 @@ def _reset_player(work: dict[str, Any], name: str, key: str, text: str) -> None:
                 st["deck"].insert(max(0, len(st["deck"]) - 1), c)
         one["plants"], one["tokens"] = [], {}
         if st.get("auction_round") and (st["auction_round"] or {}).get("discard") == name:
-            _reset_turn_state(work)
+            reset_turn_state(work)
     elif key == "tokens":
         one["tokens"] = {}
     else:  # distinct cities, as many as allowed (R57, R67), so the map keeps showing the others
@@ -317,7 +318,9 @@ def _house_fields(work: dict[str, Any], text: str) -> list[Field] | None:
     return None
 
 
-def _reset_turn_state(work: dict[str, Any]) -> None:
+def reset_turn_state(work: dict[str, Any]) -> None:
+    """Put the scenario at the start of its phase: the loader derives whose turn it is (and, in phase 2,
+    where the discount token lies, R40)."""
     st = work["state"]
     for key in ("to_act", "auction_round"):
         st.pop(key, None)

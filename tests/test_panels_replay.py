@@ -16,6 +16,7 @@ from _position import random_game
 from powergrid_nb import Game, load, new_game, views
 from powergrid_nb.panels import Table
 from powergrid_nb.panels._widgets import close_all, tree
+from powergrid_nb.panels.editor import ScenarioEditor
 from powergrid_nb.panels.replay import TABS, Replay
 from powergrid_nb.panels.snapshot import diff, snapshot
 from powergrid_nb.replay import Recording, ReplayError, position_at
@@ -215,13 +216,12 @@ def test_branch_without_a_callback_opens_the_position_in_the_play_table(game):
     assert not find(r, "pg-table")
 
 
-def test_branch_opens_the_position_in_the_scenario_editor_once_there_is_one(game):
-    editor = pytest.importorskip("powergrid_nb.panels.editor")  # another piece of issue #11
+def test_branch_opens_the_position_in_the_scenario_editor(game):
     r = Replay(game, at=57)
     click(r, "pg-replay-branch")
     click(r, "pg-replay-to-editor")
     shown = one(r, "pg-editor")
-    assert isinstance(shown, editor.ScenarioEditor)
+    assert isinstance(shown, ScenarioEditor)
     assert shown in r.branched.children
     assert shown.game().to_dict()["state"] == position_at(game, 57).to_dict()["state"]
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..results import mean_interval, wilson
 from ..runner import BotSpec, Outcome, bot_label, build_bot, check_backend, game_seeds, run
-from .candidates import PHASE_WORDS, Candidate, default_candidates, parse_candidates
+from .candidates import Candidate, default_candidates, parse_candidates
 from .playout import PlayoutJob, play_candidate
 
 if TYPE_CHECKING:
@@ -41,13 +42,13 @@ class Analysis:
                  asked: int, seed: int, seconds: float, stopped_by: str | None, confidence: float) -> None:
         self.player, self.candidates, self.seed = player, candidates, seed
         self.round, self.phase, self.decisions = game.round, game.phase, len(game.actions)
+        self.phase_name = game.phase_name
         self.asked, self.seconds, self.stopped_by, self.confidence = asked, seconds, stopped_by, confidence
         rows = _complete(outs, player, len(candidates))
         self._wins = [[r["win_share"] for r in rs] for rs in rows]
         self._stats = [tuple(sum(r[k] for r in rs) / len(rs) if rs else math.nan
                              for k in ("rank", "score", "money")) for rs in rows]
         self.playouts = len(rows[0]) if candidates else 0
-        self.frame = self._frame()
 
     # --- what it found -------------------------------------------------------------------------------
     @property
@@ -99,7 +100,9 @@ class Analysis:
         return note + self.frame.to_html(index=False, float_format=lambda v: f"{v:.3f}")
 
     # --- the numbers ---------------------------------------------------------------------------------
-    def _frame(self) -> pd.DataFrame:
+    @cached_property
+    def frame(self) -> pd.DataFrame:
+        """One row per candidate, best first, with the columns :data:`FRAME_COLUMNS`."""
         import pandas as pd
 
         wins, n = self._wins, self.playouts
@@ -180,7 +183,7 @@ def analyze(game: Game, player: str | None = None, candidates: Iterable[Any] | N
         raise ValueError(f"{player!r} is not a player of this game ({', '.join(game.players)})")
     if player is not None and player != me:
         raise ValueError(f"it is {me}'s turn (round {game.round}, phase {game.phase}, "
-                         f"{PHASE_WORDS.get(game.phase, 'start cities')}): analyze() looks at the decision "
+                         f"{game.phase_name}): analyze() looks at the decision "
                          f"of the player to act; leave player out or play on to {player}'s turn")
     assert me is not None
     if type(playouts) is not int or playouts < 1:

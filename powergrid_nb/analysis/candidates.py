@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Candidate", "default_candidates", "parse_candidates"]
 
-PHASE_WORDS = {1: "player order", 2: "auction", 3: "buying resources", 4: "building", 5: "bureaucracy"}
-
 
 @dataclass(frozen=True)
 class Candidate:
@@ -231,6 +229,5 @@ def _check_line(g: Game, player: str, c: Candidate, i: int) -> None:
         try:
             h.apply(a)
         except IllegalAction as e:
-            phase = PHASE_WORDS.get(g.phase, "")
             raise ValueError(f"candidate {i} ({c.label}) is not a legal decision now (phase {g.phase}, "
-                             f"{phase}, {player} to act): {e}") from None
+                             f"{g.phase_name}, {player} to act): {e}") from None

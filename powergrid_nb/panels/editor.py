@@ -160,7 +160,8 @@ class ScenarioEditor(w.VBox):
                                                             padding="0 0 0 12px"))
         # players
         self.fields: dict[str, dict[str, w.Widget]] = {}
-        cards_of_players = [self._player_box(i, p) for i, p in enumerate(sc.participants)]
+        drawn = sc.sketch()  # the players' colours
+        cards_of_players = [self._player_box(i, p, drawn) for i, p in enumerate(sc.participants)]
         players = w.GridBox(cards_of_players, layout=w.Layout(
             grid_template_columns="repeat(auto-fill, minmax(340px, 1fr))", grid_gap="8px"))
         # actions
@@ -184,7 +185,7 @@ class ScenarioEditor(w.VBox):
         self._syncing = False
         self.refresh()
 
-    def _player_box(self, i: int, name: str) -> w.VBox:
+    def _player_box(self, i: int, name: str, g: Game | None) -> w.VBox:
         money = w.IntText(description="Money", layout=w.Layout(width="11em"),
                           style={"description_width": "4em"}, _dom_classes=(f"pg-ed-money-{i}",))
         plants = w.TagsInput(allowed_tags=CARDS[:-1], allow_duplicates=False,
@@ -201,7 +202,6 @@ class ScenarioEditor(w.VBox):
             x.observe(self._edit(lambda v, r=r: self.scenario.set_tokens(name, {r: v})), names="value")
         cities.observe(self._edit(lambda v: self.scenario.set_cities(name, _names(v))), names="value")
         self.fields[name] = {"money": money, "plants": plants, "tokens": tokens, "cities": cities}
-        g = self.scenario.sketch()
         colour = views.player_color(g, name) if g is not None else views.PLAYER_COLORS[i % 6]
         return w.VBox([
             w.HTML(f"<b style='color:{colour}'>■ {esc(name)}</b>"), money,

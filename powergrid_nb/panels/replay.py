@@ -209,7 +209,7 @@ class Replay(w.VBox):
 
     # --- branching ----------------------------------------------------------------------------------
     def _branch(self) -> None:
-        g = self.recording.position(self.k)
+        g = self.position.copy()  # the position shown, independent of the replay
         if self.on_branch is not None:
             self.on_branch(g)
             return

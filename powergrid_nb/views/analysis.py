@@ -14,8 +14,6 @@ if TYPE_CHECKING:
     from ..analysis import Analysis
 
 BEST, OTHER, TIED = "#009E73", "#0072B2", "#56B4E9"  # Okabe-Ito, as the player colours
-PHASES = {0: "start cities", 1: "player order", 2: "auction", 3: "buying resources", 4: "building",
-          5: "bureaucracy"}
 
 
 def analysis_figure(a: Analysis, *, width: int | None = None) -> go.Figure:
@@ -44,7 +42,7 @@ def analysis_figure(a: Analysis, *, width: int | None = None) -> go.Figure:
             cliponaxis=False, hoverinfo="skip", name="")
     partial = "" if not a.partial else (" - stopped once the best was clear" if a.stopped_by == "separation"
                                         else f" - partial (stopped by {a.stopped_by})")
-    title = (f"{possessive(a.player)} decision, round {a.round}, {PHASES.get(a.phase, 'phase')}: "
+    title = (f"{possessive(a.player)} decision, round {a.round}, {a.phase_name}: "
              f"chance to win<br><sup>{a.playouts} playouts per candidate{partial}; bars: 95% intervals; "
              f"green: best, light blue: not clearly worse</sup>")
     top = max([0.0, *a.frame["ci_high"]]) if len(df) else 1.0

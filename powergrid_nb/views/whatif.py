@@ -9,8 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..comparison import MEASURES, mean_interval
-from ..results import wilson
+from ..comparison import MEASURES
+from ..results import mean_interval, wilson
 from ._base import base_layout
 
 if TYPE_CHECKING:
