@@ -174,7 +174,7 @@ class BuildingPhase(Phase):
     number, name, actions = 4, PHASE_NAMES[4], (Build, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
-        return order[::-1]  # R54
+        return order[::-1] if 4 in ctx.reverse_phases else list(order)  # R54
 
     legal = staticmethod(legal)  # type: ignore[assignment]
     apply = staticmethod(apply)  # type: ignore[assignment]

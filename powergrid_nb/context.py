@@ -36,6 +36,7 @@ class Context:
         self.step2_cities, self.end_cities = edition.step2_cities(n), edition.end_cities(n)
         self.max_cities = edition.tables["max_cities"]
         self.build_prices: tuple[int, ...] = tuple(edition.tables["build_prices"])
+        self.reverse_phases = frozenset(edition.tables["reverse_order"])  # R45, R54
         rows = _action_rows(tuple(self.names), self.cities)
         self.pass_action, self.done_action, self.buy_one, self.build_one, self.mark_one = rows
 

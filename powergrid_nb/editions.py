@@ -214,6 +214,8 @@ RULE_PARAMETERS: dict[str, str] = {
     "end_cities": "an int, or {players: int}: cities that end the game (R96)",
     "plant_limit": "an int, or {players: int}: plants a player may own (R36)",
     "max_cities": "an int: houses per player (R67)",
+    "reverse_order": "a list of the phases (3 resources, 4 building) played in reverse player order, the "
+                     "leader last (R45, R54); [] plays both in player order, the leader first",
 }
 
 
@@ -241,6 +243,11 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
             out[key] = _ints(v, None, key)
         elif key == "build_prices":
             out[key] = _ints(v, 3, key)
+        elif key == "reverse_order":
+            if not isinstance(v, list | tuple) or any(type(x) is not int or x not in (3, 4) for x in v) \
+                    or len(set(v)) != len(v):
+                raise ValueError(f"rules['reverse_order'] lists phases among 3 and 4, each once, not {v!r}")
+            out[key] = sorted(v)
         elif key == "initial_market":
             if not isinstance(v, dict) or set(v) - set(base[key]):
                 raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")

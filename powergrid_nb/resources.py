@@ -233,7 +233,7 @@ class ResourcesPhase(Phase):
     number, name, actions = 3, PHASE_NAMES[3], (BuyResources, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
-        return order[::-1]  # R45
+        return order[::-1] if 3 in ctx.reverse_phases else list(order)  # R45
 
     legal = staticmethod(legal)  # type: ignore[assignment]
     apply = staticmethod(apply)  # type: ignore[assignment]

@@ -13,7 +13,8 @@ Rule parameters (``rules={...}``, see :data:`powergrid_nb.editions.RULE_PARAMETE
 ``starting_money`` (int, R5), ``payment`` (list: income for 0, 1, 2, ... cities, R110),
 ``refill`` ({players: {step: [coal, oil, garbage, uranium]}}, R108, partial), ``initial_market``
 ({resource: tokens}, R112-R114), ``build_prices`` ([1st, 2nd, 3rd house], R56), ``step2_cities``,
-``end_cities``, ``plant_limit`` (int or {players: int}; R89, R96, R36) and ``max_cities`` (int, R67).
+``end_cities``, ``plant_limit`` (int or {players: int}; R89, R96, R36), ``max_cities`` (int, R67) and
+``reverse_order`` (the phases among 3 and 4 played leader last, R45, R54; ``[]`` switches that catch-up off).
 """
 
 from __future__ import annotations

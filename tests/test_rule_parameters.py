@@ -52,8 +52,42 @@ def test_rules_survive_save_and_load(tmp_path) -> None:
     assert h.ctx.step2_cities == 5 and h.ctx.edition.refill(4, 1) == [1, 1, 1, 1]
 
 
+@pytest.mark.parametrize("phase", [3, 4])
+def test_R45_R54_phases_3_and_4_go_in_reverse_player_order_by_default(phase) -> None:
+    g = position(4, phase=phase, order=["Ada", "Bo", "Cy", "Dee"])
+    assert g.still_to_act == ["Dee", "Cy", "Bo", "Ada"]
+
+
+@pytest.mark.parametrize("phase", [3, 4])
+def test_reverse_order_empty_lets_the_leader_buy_and_build_first(phase) -> None:
+    """The catch-up of R45/R54 switched off: phases 3 and 4 follow the player order, leader first."""
+    g = position(4, phase=phase, order=["Ada", "Bo", "Cy", "Dee"], options={"rules": {"reverse_order": []}})
+    assert g.still_to_act == ["Ada", "Bo", "Cy", "Dee"]
+
+
+def test_reverse_order_per_phase() -> None:
+    """reverse_order=[4]: resources in player order, building still leader last."""
+    opts = {"rules": {"reverse_order": [4]}}
+    assert position(3, phase=3, order=["Ada", "Bo", "Cy"], options=opts).still_to_act == ["Ada", "Bo", "Cy"]
+    assert position(3, phase=4, order=["Ada", "Bo", "Cy"], options=opts).still_to_act == ["Cy", "Bo", "Ada"]
+
+
+def test_reverse_order_in_a_whole_game_follows_the_player_order() -> None:
+    """Every phase 3 and 4 of a random game with reverse_order=[] starts with the leader."""
+    g = new_game(4, seed=8, rules={"reverse_order": []})
+    rng = random.Random(8)
+    seen = 0
+    while not g.is_over:
+        if g.phase in (3, 4) and len(g.still_to_act) == len(g.players):
+            assert g.still_to_act == g.player_order
+            seen += 1
+        g.apply(rng.choice(g.legal_actions()))
+    assert seen > 4
+
+
 BAD = [{"unknown": 1}, {"payment": [1, -2]}, {"refill": {"7": {"1": [1, 1, 1, 1]}}},
-       {"initial_market": {"coal": 30}}, {"end_cities": 0}, {"build_prices": [1]}]
+       {"initial_market": {"coal": 30}}, {"end_cities": 0}, {"build_prices": [1]},
+       {"reverse_order": [2]}, {"reverse_order": [3, 3]}, {"reverse_order": 3}]
 
 
 @pytest.mark.parametrize("rules", BAD)
