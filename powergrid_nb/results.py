@@ -84,7 +84,9 @@ class SimulationResult:
     too), ``powered_last`` (cities powered in the last phase 5), plus ``point`` and one column per
     swept parameter for a :func:`sweep`. ``rounds`` (one row per game, round and
     participant, from :func:`~powergrid_nb.timeline.rounds_frame`) and ``market`` (per game, round
-    and resource, from :func:`~powergrid_nb.timeline.market_history_frame`) when ``per_round=True``.
+    and resource, from :func:`~powergrid_nb.timeline.market_history_frame`) and ``auctions`` (per game,
+    every plant taken, with its price and face value, from :func:`~powergrid_nb.timeline.auctions_frame`)
+    when ``per_round=True``.
     ``stopped`` is true when the run ended early (Ctrl-C or ``stop``); ``seeds`` are those asked for.
     """
 
@@ -160,6 +162,10 @@ class SimulationResult:
     @property
     def market(self) -> pd.DataFrame | None:
         return self._concat("market")
+
+    @property
+    def auctions(self) -> pd.DataFrame | None:
+        return self._concat("auctions")
 
     def summary(self, by: str | Sequence[str] | None = None, z: float = 1.96) -> pd.DataFrame:
         """Win rate per bot (and per swept parameter), with a Wilson interval (95% for ``z=1.96``).

@@ -124,6 +124,7 @@ class Outcome(NamedTuple):
     rows: list[dict[str, Any]]
     rounds: pd.DataFrame | None
     market: pd.DataFrame | None
+    auctions: pd.DataFrame | None = None
 
 
 def start(job: Job, seed: int) -> Game:
@@ -180,16 +181,17 @@ def play_one(job: Job, seed: int, point: int = 0, game: int = 0) -> Outcome:
             "paid_for_plants": sum(c for _, c in mine),
             "mean_premium": sum(c - n for n, c in mine) / len(mine) if mine else math.nan,
             "powered_last": powered.get(p)})
-    rounds = market = None
+    rounds = market = auctions = None
     if job.per_round:
-        from .timeline import market_history_frame, rounds_frame
+        from .timeline import auctions_frame, market_history_frame, rounds_frame
         bot_of = {r["player"]: r["bot"] for r in rows} | ({g.trust: "trust"} if g.trust else {})
-        rounds, market = rounds_frame(g), market_history_frame(g)
-        for df in (rounds, market):
+        rounds, market, auctions = rounds_frame(g), market_history_frame(g), auctions_frame(g)
+        for df in (rounds, market, auctions):
             df.insert(0, "game", game)
             df.insert(1, "seed", seed)
         rounds.insert(4, "bot", rounds["player"].map(bot_of).astype("string"))
-    return Outcome(point, game, rows, rounds, market)
+        auctions.insert(5, "bot", auctions["player"].map(bot_of).astype("string"))
+    return Outcome(point, game, rows, rounds, market, auctions)
 
 
 # --- many games -----------------------------------------------------------------------------------

@@ -127,9 +127,9 @@ def simulate(spec_or_game: Mapping[str, Any] | Game | str | Path, games: int | N
     ``backend``: ``"local"``, ``"processes"`` (``workers`` processes, default all cores) or
     ``"dask"`` (``client``, else a scheduler address in ``workers``, else a LocalCluster of
     ``workers`` (default 2) single-threaded worker processes); the frames are the same for all three.
-    ``per_round=True`` also fills ``result.rounds`` and ``result.market``. ``progress`` shows a tqdm
-    bar. ``stop``: seconds, or ``stop(result_so_far) -> bool`` checked after each finished game
-    (chunk, in parallel); Ctrl-C stops too. Either way the finished games are kept and
+    ``per_round=True`` also fills ``result.rounds``, ``result.market`` and ``result.auctions``.
+    ``progress`` shows a tqdm bar. ``stop``: seconds, or ``stop(result_so_far) -> bool`` checked after
+    each finished game (chunk, in parallel); Ctrl-C stops too. Either way the finished games are kept and
     ``result.stopped`` is true.
     """
     job, _ = make_job(spec_or_game, bots, rules, game_options, per_round)

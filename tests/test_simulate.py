@@ -122,6 +122,18 @@ def test_per_round_frames() -> None:
     assert run(games=1).rounds is None
 
 
+def test_per_round_auctions_are_every_plant_bought_with_its_price() -> None:
+    r = run(games=3, per_round=True)
+    sales = r.auctions
+    assert list(sales.columns[:6]) == ["game", "seed", "round", "step", "player", "bot"]
+    bought = sales.groupby(["game", "player"]).agg(n=("price", "size"), paid=("price", "sum"))
+    games = r.games.set_index(["game", "player"])
+    assert (bought["n"] == games.loc[bought.index, "plants_bought"]).all()
+    assert (bought["paid"] == games.loc[bought.index, "paid_for_plants"]).all()
+    assert (sales["premium"] == sales["price"] - sales["face_value"]).all()
+    assert run(games=1).auctions is None
+
+
 def test_trust_game_rows_are_the_humans_and_the_trust_is_in_rounds() -> None:
     r = run({"players": 2, "edition": "recharged"}, games=2, per_round=True)
     assert list(r.games["player"]) == ["Ada", "Bo"] * 2
@@ -171,6 +183,7 @@ def test_local_processes_and_dask_give_identical_frames(client) -> None:
         assert_frame_equal(local.games, other.games)
         assert_frame_equal(local.rounds, other.rounds)
         assert_frame_equal(local.market, other.market)
+        assert_frame_equal(local.auctions, other.auctions)
     assert len(dask) == 24 and not dask.stopped
 
 
