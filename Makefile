@@ -1,11 +1,12 @@
 # Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
-# checks). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb).
+# checks). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
+# and `make lessons-app` open the course (notebooks/lessons/).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app test setup browser bench clean
+.PHONY: lab app lessons lessons-app test setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +34,20 @@ lab: $(STAMP)
 
 app: $(STAMP)
 	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(APP_FLAGS) notebooks/app.ipynb
+
+# The course (notebooks/lessons/README.md): JupyterLab on lesson 1, the others beside it; or the lessons as
+# read-only web pages with Voila (the code shows, nobody can change it; the exercises need JupyterLab).
+LESSONS_LAB_FLAGS := --LabApp.default_url=/lab/tree/01_resource_market.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+# --classic_tree: the folder page is a plain list of the lessons (the JupyterLab-like one loads widget plugins
+# that fail without a kernel).
+LESSONS_APP_FLAGS := --template=powergrid --strip_sources=False --show_tracebacks=False --classic_tree=True
+
+lessons: $(STAMP)
+	$(BIN)/jupyter lab $(ROOT_FLAG) $(LESSONS_LAB_FLAGS) notebooks/lessons/01_resource_market.ipynb
+
+lessons-app: $(STAMP)
+	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(LESSONS_APP_FLAGS) notebooks/lessons
 
 # The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
 # Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).

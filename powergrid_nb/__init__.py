@@ -30,8 +30,12 @@ What-if
     the engine's own checks per field (``problems()``); ``replay.position_at(g, k)`` is a game after
     its first k decisions. ``notebooks/03_what_if`` is the lab.
 
+Lessons
+    ``notebooks/lessons/`` is a course on the game's economics in six notebooks; ``powergrid_nb.lessons``
+    holds what they compute and ``check("1.3", answer)``, the checker of their exercises.
+
 Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures),
-``03_what_if`` (analysis, scenarios, compare, sweep, replay).
+``03_what_if`` (analysis, scenarios, compare, sweep, replay), ``lessons/`` (the course).
 
 >>> from powergrid_nb import new_game
 >>> g = new_game(4, seed=1)

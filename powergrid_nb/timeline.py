@@ -19,6 +19,7 @@ from .events import (
     MarketAtRoundStart,
     PlantBought,
     PlantsRun,
+    PlayerOrder,
     Refill,
     TokensBought,
 )
@@ -47,7 +48,9 @@ def rounds_frame(g: Game) -> pd.DataFrame:
     """One row per (round, participant), rounds in order, participants as ``g.participants`` (the Trust
     last).
 
-    Columns: ``round``, ``player``, ``is_trust``, ``money`` (at the end of the round; the current
+    Columns: ``round``, ``player``, ``is_trust``, ``place`` (in the round's player order, 1 = first:
+    the last order set in the round, the one phases 3-5 use, R18-R22; <NA> if the history has no order
+    for that round), ``money`` (at the end of the round; the current
     round: now), ``money_change`` (that round's payments plus income), ``income`` (Elektro earned
     in phase 5; <NA> if not earned (yet)), ``powered`` (cities powered; <NA> if not (yet) powered),
     ``cities`` (owned at the end of the round), ``new_cities``, ``plants_bought`` (plants taken,
@@ -62,7 +65,11 @@ def rounds_frame(g: Game) -> pd.DataFrame:
                  **dict.fromkeys(SPENT, 0)} for r in rounds for p in names}
     total_delta = dict.fromkeys(names, 0)
     total_houses = dict.fromkeys(names, 0)
+    place: dict[tuple[int, str], int] = {}
     for e in history:
+        if isinstance(e, PlayerOrder):
+            place.update({(e.round, p): i for i, p in enumerate(e.order, 1)})
+            continue
         a = acc.get((e.round, e.who))
         if a is None:
             continue
@@ -91,14 +98,15 @@ def rounds_frame(g: Game) -> pd.DataFrame:
             a = acc[(r, p)]
             money[p] += a["delta"]
             cities[p] += a["houses"]
-            rows.append({"round": r, "player": p, "is_trust": p == g.trust, "money": money[p],
+            rows.append({"round": r, "player": p, "is_trust": p == g.trust, "place": place.get((r, p)),
+                         "money": money[p],
                          "money_change": a["delta"], "income": a["income"], "powered": a["powered"],
                          "cities": cities[p], "new_cities": a["houses"], "plants_bought": a["plants"],
                          **{c: a[c] for c in SPENT}, "in_progress": live and r == g.round})
-    ints = ["round", "money", "money_change", "income", "powered", "cities", "new_cities",
+    ints = ["round", "place", "money", "money_change", "income", "powered", "cities", "new_cities",
             "plants_bought", *SPENT]
     dtypes = {**dict.fromkeys(ints, "Int64"), "player": "string", "is_trust": bool, "in_progress": bool}
-    order = ["round", "player", "is_trust", "money", "money_change", "income", "powered", "cities",
+    order = ["round", "player", "is_trust", "place", "money", "money_change", "income", "powered", "cities",
              "new_cities", "plants_bought", *SPENT, "in_progress"]
     return _frame(rows, {c: dtypes[c] for c in order})
 

@@ -96,6 +96,8 @@ class Server:
     def notebook_url(self, name: str = PLAY_NB) -> str:
         if self.kind == "voila":
             return f"{self.base}/"  # voila started with one notebook serves it at the root
+        if self.kind == "lessons":
+            return f"{self.base}/voila/render/{urllib.parse.quote(name)}"  # voila over the lessons folder
         return f"{self.base}/lab/tree/{urllib.parse.quote(name)}?reset"
 
     def log_tail(self, n: int = 40) -> str:
@@ -148,8 +150,9 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
 @contextlib.contextmanager
 def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
            first_cell: str | None = None) -> Iterator[Server]:
-    """Start JupyterLab (``kind="lab"``) or Voila (``"voila"``) on a free port over a temp copy of
-    notebooks/; always stopped (SIGTERM, then wait) and the temp dir removed on exit.
+    """Start JupyterLab (``kind="lab"``), Voila on the app (``"voila"``) or Voila on the lessons'
+    folder as `make lessons-app` does (``"lessons"``) on a free port over a temp copy of notebooks/;
+    always stopped (SIGTERM, then wait) and the temp dir removed on exit.
 
     ``first_cell``: code put in a new first cell of the notebook served (the benchmark's probes)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
@@ -173,6 +176,11 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
         voila = BIN / "voila"
         cmd = [str(voila) if voila.exists() else "voila", str(root / notebook), "--no-browser",
                f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("APP_FLAGS")]
+        ready = f"http://127.0.0.1:{port}/"
+    elif kind == "lessons":
+        voila = BIN / "voila"
+        cmd = [str(voila) if voila.exists() else "voila", str(root / "lessons"), "--no-browser",
+               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("LESSONS_APP_FLAGS")]
         ready = f"http://127.0.0.1:{port}/"
     else:
         raise ValueError(f"unknown server kind {kind!r}")

@@ -14,7 +14,8 @@ SQUARE = Exercise("9.1", "What is 3 squared?", lambda: 9, "3 x 3 = 9.", unit="El
 def test_a_right_number_passes_with_the_explanation() -> None:
     v = SQUARE.check(9.0)
     assert v and v.correct and v.message == "3 x 3 = 9."
-    assert "Right" in v._repr_markdown_() and "9.1" in str(v)
+    assert "Right" in v._repr_html_() and "9.1" in str(v)
+    assert "&lt;b&gt;" in Exercise("9.7", "q", lambda: 1, "<b>", kind="number").check(1)._repr_html_()
 
 
 def test_a_typical_wrong_number_gets_its_explanation() -> None:

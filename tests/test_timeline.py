@@ -19,8 +19,8 @@ from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_f
 GAMES = [  # (edition, map, players, options)
     ("original", "germany", 3, {}), ("recharged", "usa", 4, {}), ("original", "usa", 6, {}),
     ("recharged", "germany", 2, {"trust": False}), ("recharged", "germany", 5, {"starting_cities": True})]
-ROUNDS_COLUMNS = ["round", "player", "is_trust", "money", "money_change", "income", "powered", "cities",
-                  "new_cities", "plants_bought", "paid_for_plants", "paid_for_resources",
+ROUNDS_COLUMNS = ["round", "player", "is_trust", "place", "money", "money_change", "income", "powered",
+                  "cities", "new_cities", "plants_bought", "paid_for_plants", "paid_for_resources",
                   "paid_for_building", "in_progress"]
 
 
@@ -35,6 +35,7 @@ def played(edition: str, map_: str, players: int, options: tuple, seed: int = 7,
     names = g.players + ([g.trust] if g.trust else [])
     ends: dict[int, dict[str, tuple[int, int]]] = {}
     starts: dict[int, list[int]] = {}
+    orders: dict[int, list[str]] = {}
     def market():
         rf = g.resources_frame().drop_duplicates("resource")
         return [int(x) for x in rf["market_total"]]
@@ -43,6 +44,8 @@ def played(edition: str, map_: str, players: int, options: tuple, seed: int = 7,
     n = 0
     while not g.is_over and n < limit:
         r, ph = g.round, g.phase
+        if ph >= 3:
+            orders[r] = list(g.player_order)
         g.apply(choose(g, rng))
         n += 1
         if g.round > r:
@@ -50,7 +53,7 @@ def played(edition: str, map_: str, players: int, options: tuple, seed: int = 7,
             starts[g.round] = market()
         elif ph == 0 and g.phase != 0:
             starts[g.round] = market()
-    return g, ends, starts
+    return g, ends, starts, orders
 
 
 def game(i: int, **kw):
@@ -62,7 +65,7 @@ def game(i: int, **kw):
 def test_rounds_money_and_cities_at_every_round_end(i):
     """Money (50 + the pay/income ledger) and cities (house events) at each round's end equal the
     game's own values when that round ended; the last row is the game now."""
-    g, ends, _ = game(i)
+    g, ends, _, _ = game(i)
     rf = rounds_frame(g)
     assert list(rf.columns) == ROUNDS_COLUMNS
     assert g.is_over and len(ends) == g.round - 1
@@ -78,15 +81,26 @@ def test_rounds_money_and_cities_at_every_round_end(i):
 
 def test_rounds_round1_money_starts_from_50():
     """R5: everyone starts with 50 Elektro; round 1's money is 50 + that round's ledger."""
-    g, _, _ = game(0)
+    g, _, _, _ = game(0)
     r1 = rounds_frame(g).query("round == 1")
     assert list(r1["money"] - r1["money_change"]) == [50] * len(g.players)
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)))
+def test_R18_rounds_place_is_the_player_order_of_phases_3_to_5(i):
+    """``place`` is each player's place in the order the round's phases 3-5 were played in."""
+    g, _, _, orders = game(i)
+    rf = rounds_frame(g)
+    assert orders
+    for r, order in orders.items():
+        rows = rf[rf["round"] == r].set_index("player")["place"]
+        assert sorted(order, key=lambda p: rows[p]) == order, r
 
 
 @pytest.mark.parametrize("i", [0, 1])
 def test_rounds_income_and_powered_equal_the_events(i):
     """income = the sum of that round's Income events; powered = the PlantsRun event; <NA> when none."""
-    g, _, _ = game(i)
+    g, _, _, _ = game(i)
     income, powered = defaultdict(int), {}
     for e in g.history:
         if isinstance(e, Income):
@@ -112,7 +126,7 @@ def test_rounds_income_and_powered_equal_the_events(i):
 @pytest.mark.parametrize("i", [0, 1])
 def test_rounds_spending_adds_up(i):
     """money_change = income − what was paid for plants, resources and cities."""
-    g, _, _ = game(i)
+    g, _, _, _ = game(i)
     rf = rounds_frame(g)
     spent = rf["paid_for_plants"] + rf["paid_for_resources"] + rf["paid_for_building"]
     assert (rf["money_change"] == rf["income"].fillna(0) - spent).all()
@@ -122,7 +136,7 @@ def test_rounds_spending_adds_up(i):
 @pytest.mark.parametrize("i", range(len(GAMES)))
 def test_market_history_matches_the_market_at_each_round_start(i):
     """R117: one row per (round, resource); tokens at the start of the round, next_price of that count."""
-    g, _, starts = game(i)
+    g, _, starts, _ = game(i)
     mf = market_history_frame(g)
     assert list(mf.columns) == ["round", "resource", "tokens", "next_price", "refilled"]
     assert sorted(set(mf["round"])) == sorted(starts) == list(range(1, g.round + 1))
@@ -146,7 +160,7 @@ def test_R8_market_history_first_round(edition, counts):
 
 def test_market_history_refilled_equals_refill_events():
     """R78-R81: ``refilled`` is what that round's phase-5 refill moved (none yet in the last round)."""
-    g, _, _ = game(0)
+    g, _, _, _ = game(0)
     moved = {(e.round, e.resource): e.tokens for e in g.history if isinstance(e, Refill)}
     mf = market_history_frame(g)
     for _, row in mf.iterrows():
@@ -189,7 +203,7 @@ def test_R40_discounted_plant_sold_for_1():
 @pytest.mark.parametrize("i", [0, 1, 2])
 def test_auctions_match_the_plant_events(i):
     """One row per PlantBought event, its plant and price; premium = price − plant."""
-    g, _, _ = game(i)
+    g, _, _, _ = game(i)
     af = auctions_frame(g)
     bought = [e for e in g.history if isinstance(e, PlantBought)]
     assert list(zip(af["player"], af["plant"], af["price"], strict=True)) == \
@@ -208,7 +222,7 @@ def test_auctions_match_the_plant_events(i):
 @pytest.mark.provisional
 def test_R130_trust_takes_are_free():
     """R130 (O22): the Trust takes the largest current plant for nothing: price 0, ``trust`` True."""
-    g, _, _ = played("recharged", "germany", 2, (), seed=11, limit=200)
+    g, _, _, _ = played("recharged", "germany", 2, (), seed=11, limit=200)
     af = auctions_frame(g)
     trust = af[af["player"] == "Trust"]
     assert len(trust) >= 2 and trust["trust"].all() and (trust["price"] == 0).all()
@@ -223,7 +237,7 @@ def test_R130_trust_takes_are_free():
 def test_partial_history_frames_start_where_the_log_starts():
     """A game loaded with a truncated history: money and cities are anchored on the present, so
     every round still in the log has the right end-of-round values."""
-    g, ends, _ = played("original", "germany", 4, (), seed=5, limit=250)
+    g, ends, _, _ = played("original", "germany", 4, (), seed=5, limit=250)
     d = g.to_dict()
     cut = next(k for k, e in enumerate(g.history) if (e.round, e.phase) == (4, 3))  # its save rows align
     d["history"] = d["history"][cut:]
@@ -240,7 +254,7 @@ def test_partial_history_frames_start_where_the_log_starts():
 
 def test_no_history_gives_one_round_and_empty_frames():
     """A scenario without a history: one row per participant for the round being played."""
-    g, _, _ = played("recharged", "usa", 2, (), seed=3, limit=120)
+    g, _, _, _ = played("recharged", "usa", 2, (), seed=3, limit=120)
     d = g.to_dict()
     d.pop("history", None)
     h = Game.from_dict(d)
@@ -249,6 +263,7 @@ def test_no_history_gives_one_round_and_empty_frames():
     assert list(rf["money"]) == [g.money(p) for p in ("Ada", "Bo", "Trust")]
     assert list(rf["cities"]) == [len(g.cities_of(p)) for p in ("Ada", "Bo", "Trust")]
     assert rf["in_progress"].all() and (rf["new_cities"] == 0).all()
+    assert rf["place"].isna().all()  # no order in the log
     mf, af = market_history_frame(h), auctions_frame(h)
     assert mf.empty and list(mf.columns) == ["round", "resource", "tokens", "next_price", "refilled"]
     assert af.empty and "premium" in af.columns and str(af["price"].dtype) == "Int64"

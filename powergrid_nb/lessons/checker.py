@@ -2,12 +2,13 @@
 
 An :class:`Exercise` computes its right answer from the package when asked (so a lesson's page never
 shows it) and knows the typical wrong answers with what each one misses. The exercises of lesson N
-live in ``powergrid_nb.lessons.exercises.lessonN`` as a tuple ``EXERCISES``.
+live in ``powergrid_nb.lessons.questions.lessonN`` as a tuple ``EXERCISES``.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import importlib
 import math
 from collections.abc import Callable, Iterable
@@ -51,9 +52,11 @@ class Verdict:
     def __str__(self) -> str:
         return f"{'Right' if self.correct else 'Not yet'} ({self.exercise}): {self.message}"
 
-    def _repr_markdown_(self) -> str:
-        mark = "✅ **Right**" if self.correct else "❌ **Not yet**"
-        return f"{mark} — exercise {self.exercise}: {self.message}"
+    def _repr_html_(self) -> str:
+        # ✓ and ✗ are in the common text fonts; emoji marks show as empty boxes without an emoji font
+        mark, colour = ("✓ Right", "#1a7f37") if self.correct else ("✗ Not yet", "#b42318")
+        return (f'<div class="pg-verdict"><b style="color:{colour}">{mark}</b> (exercise '
+                f"{html.escape(self.exercise)}): {html.escape(self.message)}</div>")
 
 
 def _number(x: Any) -> float | None:
@@ -150,9 +153,9 @@ def _registry() -> dict[str, Exercise]:
     out: dict[str, Exercise] = {}
     for n in range(1, LESSONS + 1):
         try:
-            module = importlib.import_module(f"{__package__}.exercises.lesson{n}")
+            module = importlib.import_module(f"{__package__}.questions.lesson{n}")
         except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.exercises.lesson{n}":
+            if e.name != f"{__package__}.questions.lesson{n}":
                 raise
             continue
         for ex in module.EXERCISES:

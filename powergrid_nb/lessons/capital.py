@@ -1,0 +1,201 @@
+"""Lesson 2, power plants as capital: what a plant earns at today's prices, and what plants sell for.
+
+``plant_table(g)`` is every plant card's economics at the fuel prices of a position: cities per token,
+fuel cost per city, the extra income it adds to a player who already powers ``powered`` cities and
+the rounds that income takes to repay its face value. ``hybrid_option`` measures what a coal/oil
+plant's freedom to pick the cheaper fuel is worth over simulated market histories. The auction
+helpers read ``simulate(..., per_round=True).auctions``: premiums by plant, the "winner's curse"
+(do the players who overpay win less?) and the Recharged discount token (R40-R44).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..plants import PLANTS, RESOURCES
+from ..results import mean_interval, wilson
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..resources import Track
+
+__all__ = ["curse_figure", "discount_sales", "economics_figure", "edition_auctions", "hybrid_costs",
+           "hybrid_option", "marginal_income", "payback_rounds", "plant_table", "premium_by_plant",
+           "premium_figure", "winners_curse"]
+
+FUEL_COLORS = {"coal": "#6d4c41", "oil": "#212121", "garbage": "#f9a825", "uranium": "#d32f2f",
+               "hybrid": "#7b1fa2", "eco": "#2e7d32", "fusion": "#0277bd"}
+
+
+def marginal_income(g: Game, powered: int, cities: int) -> int:
+    """The income a plant powering ``cities`` more adds to a player who powers ``powered`` (R110)."""
+    return g.income(powered + cities) - g.income(powered)
+
+
+def payback_rounds(price: float, extra_income: float, fuel_cost: float) -> float:
+    """Rounds of (extra income - fuel) to repay ``price``; inf when a run earns nothing net."""
+    net = extra_income - fuel_cost
+    return price / net if net > 0 else math.inf
+
+
+def plant_table(g: Game, powered: int = 3) -> pd.DataFrame:
+    """Every plant card at the fuel prices of ``g`` for a buyer who already powers ``powered`` cities.
+
+    Columns: fuel, tokens, cities, ``cities_per_token`` (NaN for green plants), ``fuel_cost`` (one
+    run at today's prices, ``g.fuel_cost``; NaN if the market cannot supply it), ``fuel_per_city``,
+    ``extra_income`` (marginal, R110), ``net_per_round`` and ``payback`` (rounds to repay the face
+    value, the plant's number). The buyer is assumed to own the cities the plant powers.
+    """
+    rows = []
+    for n, p in sorted(PLANTS.items()):
+        fuel = g.fuel_cost(n)
+        cost = math.nan if fuel is None else float(fuel)
+        extra = marginal_income(g, powered, p.cities)
+        rows.append({"plant": n, "fuel": p.fuel, "tokens": p.tokens, "cities": p.cities,
+                     "cities_per_token": p.cities / p.tokens if p.tokens else math.nan,
+                     "fuel_cost": cost, "fuel_per_city": cost / p.cities,
+                     "extra_income": extra, "net_per_round": extra - cost,
+                     "payback": payback_rounds(n, extra, cost) if fuel is not None else math.nan})
+    return pd.DataFrame(rows).set_index("plant")
+
+
+def economics_figure(table: pd.DataFrame, title: str = "Power plants as capital") -> go.Figure:
+    """Payback rounds against face value, one marker per plant, coloured by fuel (from plant_table)."""
+    fig = go.Figure()
+    for fuel, part in table.groupby("fuel", sort=False):
+        shown = part[part["payback"].replace(math.inf, math.nan).notna()]
+        fig.add_scatter(x=shown.index, y=shown["payback"], mode="markers+text", name=str(fuel),
+                        text=[str(n) for n in shown.index], textposition="top center",
+                        textfont={"size": 9}, marker={"size": 9, "color": FUEL_COLORS.get(str(fuel))},
+                        customdata=shown[["cities", "fuel_cost", "net_per_round"]].to_numpy(),
+                        hovertemplate="plant %{x}: %{customdata[0]} cities, fuel %{customdata[1]} E,"
+                                      " net %{customdata[2]} E/round<br>"
+                                      "payback %{y:.1f} rounds<extra></extra>")
+    fig.update_layout(title=title, height=430, legend_title_text="fuel",
+                      xaxis_title="plant number = face value (Elektro)",
+                      yaxis_title="payback (rounds of net income)", margin={"t": 60, "r": 20})
+    return fig
+
+
+def hybrid_costs(market: pd.DataFrame, track: Track, tokens: int = 2) -> pd.DataFrame:
+    """Per game and round: what ``tokens`` coal, ``tokens`` oil and the cheapest coal/oil mix cost on
+    the market at the start of the round (``simulate(..., per_round=True).market``, ``g.resource_track``).
+    Rounds where the market cannot supply the run are left out."""
+    wide = market.pivot_table(index=["game", "round"], columns="resource", values="tokens").reset_index()
+    coal_k, oil_k = RESOURCES.index("coal"), RESOURCES.index("oil")
+    rows = []
+    for game, rnd, nc, no in zip(wide["game"], wide["round"], wide["coal"], wide["oil"], strict=True):
+        coal = track.buy_cost(coal_k, int(nc), tokens)
+        oil = track.buy_cost(oil_k, int(no), tokens)
+        mixes = [(track.buy_cost(coal_k, int(nc), c) if c else 0, track.buy_cost(oil_k, int(no), tokens - c)
+                  if tokens - c else 0) for c in range(tokens + 1)]
+        best = [a + b for a, b in mixes if a is not None and b is not None]
+        if coal is None or oil is None or not best:
+            continue
+        rows.append({"game": game, "round": rnd, "coal": coal, "oil": oil, "hybrid": min(best)})
+    return pd.DataFrame(rows)
+
+
+def hybrid_option(costs: pd.DataFrame) -> pd.DataFrame:
+    """What choosing the fuel each round saves (Elektro per run), averaged per game first, then over
+    games with a 95% interval: against coal only, oil only, and the better of the two in hindsight."""
+    per_game = costs.groupby("game")[["coal", "oil", "hybrid"]].mean()
+    savings = {"vs coal only": per_game["coal"] - per_game["hybrid"],
+               "vs oil only": per_game["oil"] - per_game["hybrid"],
+               "vs the better fuel of the game": per_game[["coal", "oil"]].min(axis=1) - per_game["hybrid"]}
+    rows = []
+    for what, s in savings.items():
+        m, lo, hi = mean_interval(s.tolist())
+        rows.append({"saving": what, "mean": m, "low": lo, "high": hi, "games": len(s)})
+    return pd.DataFrame(rows).set_index("saving")
+
+
+def edition_auctions(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Auctions of several runs in one frame with an ``edition`` column, the Trust's plants left out."""
+    parts = [a[~a["trust"]].assign(edition=name) for name, a in results.items()]
+    return pd.concat(parts, ignore_index=True)
+
+
+def _mean_row(values: pd.Series) -> dict[str, float]:
+    m, lo, hi = mean_interval(values.tolist())
+    return {"n": len(values), "mean": m, "low": lo, "high": hi}
+
+
+def premium_by_plant(auctions: pd.DataFrame, min_sales: int = 3) -> pd.DataFrame:
+    """Mean premium (price - face value) per edition and plant with a 95% interval, for plants sold at
+    least ``min_sales`` times; discounted sales (R40) are left out."""
+    full = auctions[~auctions["discounted"]]
+    rows = [{"edition": ed, "plant": int(pl), **_mean_row(part["premium"].astype(float))}
+            for (ed, pl), part in full.groupby(["edition", "plant"])]
+    out = pd.DataFrame(rows)
+    return out[out["n"] >= min_sales].reset_index(drop=True)
+
+
+def premium_figure(by_plant: pd.DataFrame) -> go.Figure:
+    """Mean premium per plant with its interval, one trace per edition (from premium_by_plant)."""
+    fig = go.Figure()
+    for i, (ed, part) in enumerate(by_plant.groupby("edition")):
+        fig.add_scatter(x=part["plant"] + (i - 0.5) * 0.3, y=part["mean"], mode="markers", name=str(ed),
+                        error_y={"type": "data", "symmetric": False, "array": part["high"] - part["mean"],
+                                 "arrayminus": part["mean"] - part["low"]},
+                        customdata=part[["plant", "n"]].to_numpy(),
+                        hovertemplate="plant %{customdata[0]}: %{y:.1f} E over face value"
+                                      " (n = %{customdata[1]})<extra>" + str(ed) + "</extra>")
+    fig.add_hline(y=0, line={"color": "grey", "dash": "dot"})
+    fig.update_layout(title="What plants sell for above their face value (mean, 95% interval)", height=420,
+                      xaxis_title="plant number (face value, Elektro)", yaxis_title="premium (Elektro)",
+                      legend_title_text="edition", margin={"t": 60, "r": 20})
+    return fig
+
+
+def winners_curse(games: pd.DataFrame) -> pd.DataFrame:
+    """Win rate by the place of a player's mean premium within their game (1 = paid the most over face
+    value), with Wilson intervals; players who bought nothing are left out."""
+    g = games.dropna(subset=["mean_premium"]).copy()
+    g["premium_place"] = g.groupby("game")["mean_premium"].rank(ascending=False, method="first").astype(int)
+    rows = []
+    for place, part in g.groupby("premium_place"):
+        wins, n = float(part["win_share"].sum()), len(part)
+        lo, hi = wilson(wins, n)
+        rows.append({"premium_place": int(place), "n": n, "mean_premium": part["mean_premium"].mean(),
+                     "win_rate": wins / n, "low": lo, "high": hi})
+    return pd.DataFrame(rows).set_index("premium_place")
+
+
+def discount_sales(auctions: pd.DataFrame) -> pd.DataFrame:
+    """Per edition: sales, discounted sales (R40) and their share, the share of those sold for 1 Elektro
+    (Wilson intervals) and the mean price of a discounted plant (t interval)."""
+    rows = []
+    for ed, part in auctions.groupby("edition"):
+        disc = part[part["discounted"]]
+        n, d = len(part), len(disc)
+        at1 = int((disc["price"] == 1).sum())
+        share_lo, share_hi = wilson(d, n)
+        one_lo, one_hi = wilson(at1, d)
+        m, lo, hi = mean_interval(disc["price"].astype(float).tolist())
+        rows.append({"edition": ed, "sales": n, "discounted": d, "share": d / n if n else math.nan,
+                     "share_low": share_lo, "share_high": share_hi, "sold_at_1": at1,
+                     "at_1_share": at1 / d if d else math.nan, "at_1_low": one_lo, "at_1_high": one_hi,
+                     "mean_price": m, "price_low": lo, "price_high": hi})
+    return pd.DataFrame(rows).set_index("edition")
+
+
+def curse_figure(curse: dict[str, pd.DataFrame]) -> go.Figure:
+    """Win rate by premium place within the game, one trace per edition (from winners_curse)."""
+    fig = go.Figure()
+    for ed, part in curse.items():
+        fig.add_bar(x=[f"{p}." for p in part.index], y=part["win_rate"], name=ed,
+                    error_y={"type": "data", "symmetric": False, "array": part["high"] - part["win_rate"],
+                             "arrayminus": part["win_rate"] - part["low"]},
+                    customdata=part[["n", "mean_premium"]].to_numpy(),
+                    hovertemplate="premium place %{x}: won %{y:.0%} (n = %{customdata[0]}), mean premium "
+                                  "%{customdata[1]:.1f} E<extra>" + ed + "</extra>")
+    fig.update_layout(title="Do the players who pay the most over face value win? (95% Wilson intervals)",
+                      height=400, barmode="group", yaxis_tickformat=".0%", legend_title_text="edition",
+                      xaxis_title="place in the game by mean premium paid (1. = paid the most)",
+                      yaxis_title="games won (share)", margin={"t": 60, "r": 20})
+    return fig

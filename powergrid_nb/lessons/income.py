@@ -1,0 +1,201 @@
+"""Lesson 5, income and the endgame: the concave payment table, money against cities, who ends the game
+and how often a tie-break decides it.
+
+The tables come from the engine (``g.income``, ``g.rules.payment``, R110; ``g.rules.end_cities``, R96);
+the measurements read ``simulate`` frames (``games``: one row per game and player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..game import Game
+from ..newgame import new_game
+from ..results import mean_interval, wilson
+
+__all__ = ["EDITIONS", "HOW", "decided_by", "end_cities_table", "income_figure", "income_table",
+           "marginal_now", "money_vs_cities", "money_vs_cities_figure", "tie_summary", "trigger_figure",
+           "trigger_summary", "triggers"]
+
+EDITIONS = ("original", "recharged")
+HOW = ("most cities powered (R100)", "money left (R101)", "cities in network (R102)", "shared victory")
+
+
+def income_table(editions: Sequence[str] = EDITIONS, most: int = 22) -> pd.DataFrame:
+    """Income for 0..``most`` cities powered (R110, O14: 150 from 20 on), per edition, and the marginal
+    income of the last city (``marginal`` = income(k) - income(k - 1); NaN for k = 0)."""
+    rows = []
+    for ed in editions:
+        g = new_game(3, edition=ed, seed=0)
+        for k in range(most + 1):
+            rows.append({"edition": ed, "powered": k, "income": g.income(k),
+                         "marginal": g.income(k) - g.income(k - 1) if k else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def income_figure(table: pd.DataFrame) -> go.Figure:
+    """Income (left) and the marginal income of one more city (right) against cities powered."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        "Income for k cities powered", "Marginal income: the k-th city adds"))
+    styles = {"original": {"color": "#1f77b4", "width": 4}, "recharged": {"color": "#ff7f0e", "dash": "dot"}}
+    for ed, t in table.groupby("edition", sort=False):
+        line = styles.get(str(ed), {})
+        fig.add_scatter(x=t["powered"], y=t["income"], mode="lines+markers", name=str(ed), line=line,
+                        legendgroup=str(ed), row=1, col=1)
+        fig.add_scatter(x=t["powered"], y=t["marginal"], mode="lines+markers", name=str(ed), line=line,
+                        legendgroup=str(ed), showlegend=False, row=1, col=2)
+    fig.update_xaxes(title_text="cities powered (cities)", dtick=2)
+    fig.update_yaxes(title_text="income (Elektro per round)", row=1, col=1)
+    fig.update_yaxes(title_text="extra income (Elektro per round)", row=1, col=2)
+    fig.update_layout(title="The payment table (R110): income and the extra income of one more city",
+                      height=420, template="plotly_white",
+                      legend={"title": "edition", "orientation": "h", "y": -0.22}, margin={"t": 80, "b": 90})
+    return fig
+
+
+def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
+    """Cities that end the game (R96), by player count (rows) and edition (columns)."""
+    rules = {ed: new_game(3, edition=ed, seed=0).rules for ed in editions}
+    return pd.DataFrame({ed: [rules[ed].end_cities(n) for n in range(2, 7)] for ed in editions},
+                        index=pd.Index(range(2, 7), name="players"))
+
+
+def decided_by(edition: str, standings: Mapping[str, tuple[int, int, int]]) -> tuple[list[str], str]:
+    """The winners and what decided it, from each player's (cities powered, money, cities in network)
+    at the end: most powered (R100), then most money (R101), then, in the original only, most cities
+    (R102); players still level share the victory."""
+    keys = [0, 1, 2] if edition == "original" else [0, 1]
+    left = list(standings)
+    for i, k in enumerate(keys):
+        best = max(standings[p][k] for p in left)
+        left = [p for p in left if standings[p][k] == best]
+        if len(left) == 1:
+            return left, HOW[i]
+    return left, HOW[3]
+
+
+def tie_summary(games: pd.DataFrame, edition: str) -> pd.DataFrame:
+    """How the winner was decided in each simulated game (``games`` of one edition), counted: one row
+    per way (:data:`HOW`; R102 only in the original) with ``games``, ``share`` and its Wilson
+    interval; ``n`` = games."""
+    how = []
+    for _, grp in games.groupby("game"):
+        table = {r.player: (int(r.score), int(r.money), int(r.cities)) for r in grp.itertuples()}
+        how.append(decided_by(edition, table)[1])
+    n = len(how)
+    rows = []
+    for way in HOW:
+        if way == HOW[2] and edition != "original":
+            continue  # Recharged has no second tie-break
+        k = how.count(way)
+        lo, hi = wilson(k, n)
+        rows.append({"edition": edition, "decided by": way, "games": k, "share": k / n if n else float("nan"),
+                     "ci_low": lo, "ci_high": hi, "n": n})
+    return pd.DataFrame(rows)
+
+
+def triggers(games: pd.DataFrame, end_cities: int) -> pd.DataFrame:
+    """``games`` with a column ``triggered``: the player had at least ``end_cities`` cities at the end,
+    so they ended the game (R96; several players can end it in the same round)."""
+    return games.assign(triggered=games["cities"] >= end_cities)
+
+
+def trigger_summary(games: pd.DataFrame, end_cities: int) -> dict[str, Any]:
+    """Who ends the game and whether it pays: the win rate of the players who ended it and of the
+    others (shared wins count 1/k, Wilson intervals), the share of games a trigger won, the mean
+    number of rounds with its interval, and the sample sizes."""
+    t = triggers(games, end_cities)
+    out: dict[str, Any] = {"games": int(t["game"].nunique())}
+    for label, part in (("triggers", t[t["triggered"]]), ("others", t[~t["triggered"]])):
+        n, wins = len(part), float(part["win_share"].sum())
+        out[label] = {"n": n, "win_rate": wins / n if n else float("nan"), "ci": wilson(wins, n)}
+    won = t[t["winner"]].groupby("game")["triggered"].any()
+    out["games_won_by_a_trigger"] = {"k": int(won.sum()), "n": len(won), "share": float(won.mean()),
+                                     "ci": wilson(int(won.sum()), len(won))}
+    out["rounds"] = mean_interval(t.groupby("game")["rounds"].first().tolist())
+    out["fair_share"] = float(1 / t.groupby("game").size().mean())
+    return out
+
+
+def money_vs_cities(games: pd.DataFrame) -> pd.DataFrame:
+    """Money and cities at the end, winners against the others: means with 95% intervals and n."""
+    rows = []
+    for label, part in (("winners", games[games["winner"]]), ("others", games[~games["winner"]])):
+        row: dict[str, Any] = {"group": label, "n": len(part)}
+        for col in ("money", "score", "cities"):
+            m, lo, hi = mean_interval(part[col].tolist())
+            row.update({col: m, f"{col}_low": lo, f"{col}_high": hi})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def money_vs_cities_figure(games: pd.DataFrame, label: str = "") -> go.Figure:
+    """Final money against cities powered, one point per player and game (a little jitter so equal
+    points show), winners and the others in two colours, with each group's mean and 95% intervals;
+    ``label`` (e.g. the edition) goes into the title."""
+    fig = go.Figure()
+    jitter = ((games["game"] * 7 + games["seat"] * 3) % 9 - 4) / 20
+    summary = money_vs_cities(games)
+    groups = (("others", ~games["winner"], "#9aa5b1"), ("winners", games["winner"], "#d62728"))
+    opacity = 0.55 if len(games) <= 1000 else 0.3
+    for group, mask, color in groups:
+        part = games[mask]
+        fig.add_scatter(x=part["score"] + jitter[mask], y=part["money"], mode="markers", name=group,
+                        marker={"color": color, "size": 6, "opacity": opacity}, legendgroup=group,
+                        hovertemplate="%{y} Elektro, %{x:.0f} cities powered")
+    for group, _, color in groups:  # the means last, so no point hides them
+        s = summary[summary["group"] == group].iloc[0]
+        fig.add_scatter(x=[s["score"]], y=[s["money"]], mode="markers", name=f"{group}: mean (n = {s['n']})",
+                        marker={"color": color, "size": 17, "symbol": "diamond",
+                                "line": {"width": 2, "color": "black"}},
+                        error_x={"type": "data", "symmetric": False, "array": [s["score_high"] - s["score"]],
+                                 "arrayminus": [s["score"] - s["score_low"]], "color": "black"},
+                        error_y={"type": "data", "symmetric": False, "array": [s["money_high"] - s["money"]],
+                                 "arrayminus": [s["money"] - s["money_low"]], "color": "black"})
+    fig.update_layout(title="Money left against cities powered at the end of the game"
+                      + (f" ({label}, {games['game'].nunique()} games)" if label else ""),
+                      xaxis_title="cities powered at the end (cities)", yaxis_title="money left (Elektro)",
+                      height=460, template="plotly_white", legend={"orientation": "h", "y": -0.2},
+                      margin={"t": 70, "b": 100})
+    return fig
+
+
+def marginal_now(g: Game) -> pd.DataFrame:
+    """Per player of ``g``: cities owned, the most cities their plants and stored fuel can power now
+    (``g.scores()``, R73, R99: capped by the cities owned), the income that earns and what one more
+    powered city would add (R110)."""
+    score = g.scores()
+    return pd.DataFrame([{"player": p, "cities": g.city_count(p), "can power": k, "income": g.income(k),
+                          "one more city adds": g.income(k + 1) - g.income(k)}
+                         for p, k in ((p, score[p]) for p in g.players)])
+
+
+def trigger_figure(summaries: Mapping[str, Mapping[str, Any]]) -> go.Figure:
+    """Win rate of the players who ended the game and of the others, per edition, with Wilson
+    intervals and the fair share (1 / players) as a line; ``summaries``: edition -> trigger_summary."""
+    fig = go.Figure()
+    for label, color in (("triggers", "#d62728"), ("others", "#9aa5b1")):
+        xs = list(summaries)
+        ys = [summaries[e][label]["win_rate"] for e in xs]
+        lo = [summaries[e][label]["ci"][0] for e in xs]
+        hi = [summaries[e][label]["ci"][1] for e in xs]
+        ns = [summaries[e][label]["n"] for e in xs]
+        up = [h - y for h, y in zip(hi, ys, strict=True)]
+        down = [y - low for y, low in zip(ys, lo, strict=True)]
+        fig.add_bar(x=xs, y=ys, name="ended the game" if label == "triggers" else "did not",
+                    marker_color=color, customdata=ns, hovertemplate="%{y:.0%} of %{customdata} player-games",
+                    error_y={"type": "data", "symmetric": False, "array": up, "arrayminus": down})
+    fair = next(iter(summaries.values()))["fair_share"]
+    fig.add_hline(y=fair, line={"dash": "dash", "color": "black"}, annotation_text=f"fair share {fair:.0%}",
+                  annotation_position="top right")
+    fig.update_layout(title="Who wins: the players who ended the game against the others (95% intervals)",
+                      barmode="group", xaxis_title="edition", yaxis={"title": "win rate", "tickformat": ".0%",
+                                                                     "range": [0, 1.05]},
+                      height=420, template="plotly_white", legend={"orientation": "h", "y": -0.2},
+                      margin={"t": 70, "b": 90})
+    return fig

@@ -1,0 +1,288 @@
+"""Lesson 1, the resource market: supply curves, refills as supply shocks, price spikes and denial.
+
+Everything is read from the engine: the price track (``g.resource_track``, ``g.market_cost``,
+``g.token_price``, R50, R115-R117), the refill table (``g.rules.refill``, R108), simulated games'
+market history (``simulate(..., per_round=True).market``) and ``analyze`` for denial buys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ..actions import BuyResources
+from ..analysis import analyze
+from ..analysis.candidates import Candidate, default_candidates
+from ..bots import HeuristicBot
+from ..game import Game
+from ..newgame import new_game
+from ..plants import PLANTS, RESOURCES
+from ..results import mean_interval, wilson
+from ..views import RESOURCE_COLORS
+
+__all__ = ["denial_candidates", "denial_figure", "denial_positions", "denial_study", "denial_summary",
+           "next_buyer_table",
+           "price_history", "price_history_figure", "refill_figure", "refill_table", "refill_wide",
+           "shortfall", "supply_curve", "supply_curve_figure"]
+
+
+def supply_curve(g: Game, resource: str) -> pd.DataFrame:
+    """One row per token on the market of ``resource``, in the order they are bought (cheapest first,
+    R50): ``k`` (tokens bought), ``marginal`` (the price of the k-th token), ``total`` (what k tokens
+    cost, ``g.market_cost``), ``average`` (total / k) and ``next_buyer`` (what the next token costs
+    once k are bought: the price the next buyer faces; NaN when the market is empty, R52)."""
+    n = g.resource_market()[resource]
+    ladder = g.resource_track.price_ladder(RESOURCES.index(resource), n)
+    rows = []
+    for k in range(1, n + 1):
+        total = g.market_cost(**{resource: k})
+        rows.append({"k": k, "marginal": ladder[k - 1], "total": total, "average": round(total / k, 2),
+                     "next_buyer": ladder[k] if k < n else None})
+    df = pd.DataFrame(rows, columns=["k", "marginal", "total", "average", "next_buyer"])
+    return df.astype({"next_buyer": "Int64"})
+
+
+def next_buyer_table(g: Game, resource: str, ks: Sequence[int] = (0, 1, 2, 3, 4, 5, 6)) -> pd.DataFrame:
+    """What the next buyer pays for one token of ``resource`` after you bought k, for each k."""
+    curve = supply_curve(g, resource).set_index("k")
+    first = g.token_price(resource)
+    rows = []
+    for k in ks:
+        if k > len(curve):
+            break
+        after = first if k == 0 else curve.loc[k, "next_buyer"]
+        rows.append({"you buy": k, "you pay (Elektro)": 0 if k == 0 else int(curve.loc[k, "total"]),
+                     "next buyer pays for 1 (Elektro)": "sold out" if pd.isna(after) else int(after)})
+    return pd.DataFrame(rows)
+
+
+def supply_curve_figure(g: Game, resources: Sequence[str] = RESOURCES) -> go.Figure:
+    """Left: the marginal price of each token bought now (a step function); right: the total cost of
+    buying k tokens. One line per resource, from the market of ``g``."""
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+        "Marginal price: the k-th token costs", "Total cost of buying k tokens"))
+    # equal tracks draw on top of each other: oil wide underneath, garbage dashed on top, so both show
+    style = {"coal": {"width": 3}, "oil": {"width": 6}, "garbage": {"width": 2.5, "dash": "dash"},
+             "uranium": {"width": 3}}
+    for r in sorted(resources, key=lambda x: x != "oil"):
+        c = supply_curve(g, r)
+        if c.empty:
+            continue
+        line = {"color": RESOURCE_COLORS[r], **style.get(r, {})}
+        fig.add_scatter(x=c["k"], y=c["marginal"], mode="lines", line={"shape": "hv", **line},
+                        name=r, legendgroup=r, legendrank=RESOURCES.index(r), row=1, col=1)
+        fig.add_scatter(x=c["k"], y=c["total"], mode="lines", line=line, name=r, legendgroup=r,
+                        showlegend=False, row=1, col=2)
+    fig.update_xaxes(title_text="tokens bought, k (tokens)")
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_yaxes(title_text="price of the k-th token (Elektro)", row=1, col=1)
+    fig.update_yaxes(title_text="total for k tokens (Elektro)", row=1, col=2)
+    fig.update_layout(title="The supply curves of the resource market now", height=430,
+                      template="plotly_white", legend={"title": "resource", "orientation": "h", "y": -0.2},
+                      margin={"t": 80, "b": 90})
+    return fig
+
+
+def refill_table(editions: Sequence[str] = ("original", "recharged")) -> pd.DataFrame:
+    """The refill (R108) as a tidy frame: ``edition``, ``players``, ``step``, ``resource``, ``tokens``
+    moved from the supply to the market each phase 5 (if the supply has them)."""
+    rows = []
+    for ed in editions:
+        rules = new_game(2, edition=ed, seed=0).rules
+        for players in range(2, 7):
+            for step in (1, 2, 3):
+                for r, k in zip(RESOURCES, rules.refill(players, step), strict=True):
+                    rows.append({"edition": ed, "players": players, "step": step, "resource": r, "tokens": k})
+    return pd.DataFrame(rows)
+
+
+def refill_figure(table: pd.DataFrame, edition: str = "original") -> go.Figure:
+    """Tokens refilled per round by player count, one panel per step, bars by resource."""
+    t = table[table["edition"] == edition]
+    fig = make_subplots(rows=1, cols=3, shared_yaxes=True, subplot_titles=("Step 1", "Step 2", "Step 3"),
+                        horizontal_spacing=0.04)
+    for col, step in enumerate((1, 2, 3), 1):
+        for r in RESOURCES:
+            s = t[(t["step"] == step) & (t["resource"] == r)]
+            fig.add_bar(x=s["players"], y=s["tokens"], name=r, marker_color=RESOURCE_COLORS[r],
+                        legendgroup=r, showlegend=col == 1, row=1, col=col)
+    fig.update_xaxes(title_text="players", dtick=1)
+    fig.update_yaxes(title_text="tokens refilled per round", row=1, col=1)
+    fig.update_layout(title=f"The refill (R108, {edition} edition): supply added each round", barmode="group",
+                      height=400, template="plotly_white", margin={"t": 80, "b": 100},
+                      legend={"title": "resource", "orientation": "h", "y": -0.25})
+    return fig
+
+
+def refill_wide(table: pd.DataFrame, edition: str = "original") -> pd.DataFrame:
+    """:func:`refill_table` as the rulebook prints it: players by step, "coal / oil / garbage / uranium"."""
+    t = table[table["edition"] == edition].set_index(["players", "step", "resource"])["tokens"]
+    players = sorted({p for p, _, _ in t.index})
+    return pd.DataFrame({f"Step {s}": [" / ".join(str(int(t[(p, s, r)])) for r in RESOURCES) for p in players]
+                         for s in (1, 2, 3)}, index=pd.Index(players, name="players"))
+
+
+def price_history(market: pd.DataFrame, min_games: int = 1) -> pd.DataFrame:
+    """Per round and resource over simulated games (``simulate(..., per_round=True).market``): the
+    mean price of the next token as the round starts with its 95% interval (``price``, ``low``,
+    ``high``; over the games where some is left: sold-out rounds are counted apart), ``sold_out``
+    (share of games with none on the market) with its Wilson interval
+    and ``games`` (games still running in that round: the sample size; rounds with fewer than
+    ``min_games`` are left out)."""
+    rows = []
+    for (rnd, r), grp in market.groupby(["round", "resource"], observed=True):
+        if len(grp) < min_games:
+            continue
+        prices = grp["next_price"].dropna().astype(float).tolist()
+        mean, lo, hi = mean_interval(prices) if prices else (float("nan"),) * 3
+        out = int((grp["tokens"] == 0).sum())
+        slo, shi = wilson(out, len(grp))
+        rows.append({"round": int(rnd), "resource": str(r), "price": mean, "low": lo, "high": hi,
+                     "sold_out": out / len(grp), "sold_out_low": slo, "sold_out_high": shi,
+                     "games": len(grp)})
+    return pd.DataFrame(rows)
+
+
+def price_history_figure(history: pd.DataFrame) -> go.Figure:
+    """Mean next-token price per round with 95% bands, one line per resource."""
+    fig = go.Figure()
+    for r in RESOURCES:
+        h = history[history["resource"] == r]
+        color = RESOURCE_COLORS[r]
+        fig.add_scatter(x=list(h["round"]) + list(h["round"])[::-1], y=list(h["high"]) + list(h["low"])[::-1],
+                        fill="toself", line={"width": 0}, fillcolor=color, opacity=0.2, hoverinfo="skip",
+                        legendgroup=r, showlegend=False)
+        fig.add_scatter(x=h["round"], y=h["price"], mode="lines+markers", name=r, line={"color": color},
+                        legendgroup=r, customdata=h[["games"]],
+                        hovertemplate="round %{x}: %{y:.1f} Elektro (n = %{customdata[0]} games)")
+    fig.update_layout(title="Price of the next token at the start of each round (mean, 95% interval)",
+                      xaxis_title="round", yaxis_title="price of the next token (Elektro)", height=430,
+                      template="plotly_white",
+                      legend={"title": "resource", "orientation": "h", "y": -0.2}, margin={"t": 70, "b": 90})
+    fig.update_xaxes(dtick=1)
+    return fig
+
+
+# --- denial ----------------------------------------------------------------------------------------
+
+def shortfall(g: Game, player: str, resource: str) -> int:
+    """Tokens of ``resource`` ``player`` lacks to run once every plant of theirs that burns only that
+    resource (hybrids left out): their need minus what they have stored; 0 if none."""
+    need = sum(PLANTS[x].tokens for x in g.plants_of(player) if PLANTS[x].fuel == resource)
+    return max(0, need - g.tokens_of(player).get(resource, 0))
+
+
+def denial_candidates(g: Game, me: str) -> dict[str, Any] | None:
+    """The first opponent who buys later this phase and lacks a fuel that ``me`` can store more of
+    than the heuristic buys: the normal buy (the heuristic's), the denial buy (the heuristic's with
+    as much of that fuel as ``me`` can store and pay for) and whether it leaves the opponent short."""
+    market, room = g.resource_market(), g.storage_room(me)
+    normal = default_candidates(g, me)[0]
+    base = [0, 0, 0, 0]
+    for a in normal.actions:
+        if isinstance(a, BuyResources):
+            base = [x + y for x, y in zip(base, a.amounts, strict=True)]
+    for opp in (p for p in g.still_to_act if p != me):
+        for k, r in enumerate(RESOURCES):
+            short = shortfall(g, opp, r)
+            if not short or room[r] <= base[k] or market[r] <= base[k]:
+                continue  # the opponent needs none, or there is nothing more to take
+            want = list(base)
+            want[k] = min(room[r], market[r])
+            while want[k] > base[k] and not g.is_legal(BuyResources(me, *want)):
+                want[k] -= 1
+            if want[k] == base[k]:
+                continue  # no money for more
+            buy = BuyResources(me, *want)
+            deny = Candidate(f"deny {opp} {r}: " + str(buy).split(": ", 1)[1],
+                             (buy, *normal.actions[-1:]), None, "buy")
+            return {"player": me, "opponent": opp, "resource": r, "normal": normal, "denial": deny,
+                    "taken": want[k] - base[k], "opponent_short": short,
+                    "left": market[r] - want[k], "leaves_short": market[r] - want[k] < short}
+    return None
+
+
+def denial_positions(games: int, players: int = 4, seed: int = 0, min_round: int = 3,
+                     edition: str = "original", behind: int = 1) -> list[dict[str, Any]]:
+    """Phase-3 positions from heuristic games (seeds ``seed``, ``seed`` + 1, ...; at most one per game:
+    the sharpest denial from round ``min_round`` on) where the player to act, still in the race (at
+    most ``behind`` cities behind the leader), can buy up a fuel an opponent who buys after them lacks
+    (:func:`shortfall`). Each: ``game`` (the position), ``seed``, ``round``, ``player``, ``opponent``,
+    ``resource``, ``normal`` and ``denial`` (candidates for :func:`analyze`), ``taken`` (tokens the
+    denial buys beyond the normal buy), ``left`` (tokens of that fuel it leaves on the market),
+    ``opponent_short`` and ``leaves_short`` (the market then holds fewer than the opponent lacks)."""
+    found = []
+    for i in range(games):
+        g = new_game(players, edition=edition, seed=seed + i)
+        bots = dict(zip(g.players, (HeuristicBot(seed=seed + i + k) for k in range(players)), strict=True))
+        hits = []
+        while not g.is_over:
+            me = g.current_player
+            if (g.phase == 3 and g.round >= min_round and me is not None
+                    and g.city_count(me) + behind >= max(g.city_count(p) for p in g.players)):
+                hit = denial_candidates(g, me)
+                if hit is not None:
+                    hits.append({"game": g.copy(), "seed": seed + i, "round": g.round, **hit})
+            g.apply(bots[me].act(g))  # type: ignore[index]
+        if hits:  # the sharpest one: leaves the opponent short, else leaves the fewest tokens behind
+            found.append(max(hits, key=lambda h: (h["leaves_short"], -h["left"], h["round"])))
+    return found
+
+
+def denial_study(positions: list[dict[str, Any]], playouts: int, seed: int = 1) -> pd.DataFrame:
+    """For each position, ``analyze`` the normal buy against the denial buy on the same playouts:
+    win probabilities with Wilson intervals, the paired difference denial - normal with its 95%
+    interval, and ``clear`` (the interval excludes 0)."""
+    rows = []
+    for i, pos in enumerate(positions):
+        a = analyze(pos["game"], candidates=[pos["normal"], pos["denial"]], playouts=playouts,
+                    seed=seed + i, progress=False)
+        f = a.frame.set_index("candidate")
+        n_row, d_row = f.loc[pos["normal"].label], f.loc[pos["denial"].label]
+        if a.frame["candidate"].iloc[0] == pos["normal"].label:  # vs_best is "this one - the best"
+            diff, lo, hi = d_row["vs_best"], d_row["vs_best_low"], d_row["vs_best_high"]
+        else:
+            diff, lo, hi = -n_row["vs_best"], -n_row["vs_best_high"], -n_row["vs_best_low"]
+        diff, lo, hi = float(diff), float(lo), float(hi)
+        rows.append({"seed": pos["seed"], "round": pos["round"], "player": pos["player"],
+                     "opponent": pos["opponent"], "resource": pos["resource"], "denial": pos["denial"].label,
+                     "left": pos["left"], "leaves_short": pos["leaves_short"],
+                     "p_normal": n_row["win_probability"], "p_denial": d_row["win_probability"],
+                     "diff": diff, "diff_low": lo, "diff_high": hi, "clear": lo > 0 or hi < 0,
+                     "playouts": int(a.playouts)})
+    return pd.DataFrame(rows)
+
+
+def denial_summary(study: pd.DataFrame) -> dict[str, Any]:
+    """How many positions the denial clearly changed, each way, with Wilson intervals of the shares."""
+    n = len(study)
+    better = int((study["diff_low"] > 0).sum()) if n else 0
+    worse = int((study["diff_high"] < 0).sum()) if n else 0
+    return {"positions": n, "clear": better + worse, "clear_ci": wilson(better + worse, n),
+            "better": better, "better_ci": wilson(better, n), "worse": worse, "worse_ci": wilson(worse, n),
+            "mean_diff": mean_interval(study["diff"].tolist()) if n else (float("nan"),) * 3}
+
+
+def denial_figure(study: pd.DataFrame) -> go.Figure:
+    """Each position's paired difference in win probability, denial minus normal buy, with its 95%
+    interval; red where the interval excludes 0."""
+    s = study.reset_index(drop=True)
+    labels = [f"game {r.seed}, round {r['round']}: {r.player} denies {r.opponent} {r.resource}"
+              for _, r in s.iterrows()]
+    colors = ["#d62728" if c else "#7f7f7f" for c in s["clear"]]
+    fig = go.Figure(go.Scatter(
+        x=s["diff"], y=labels, mode="markers", marker={"color": colors, "size": 9}, showlegend=False,
+        error_x={"type": "data", "symmetric": False, "array": s["diff_high"] - s["diff"],
+                 "arrayminus": s["diff"] - s["diff_low"], "color": "#555"},
+        customdata=s[["playouts"]], hovertemplate="%{x:+.0%} (n = %{customdata[0]} paired playouts)"))
+    fig.add_vline(x=0, line={"color": "black", "width": 1})
+    fig.update_layout(title="Denial minus normal buy: change in win probability (95% paired intervals)",
+                      xaxis={"title": "change in the buyer's win probability", "tickformat": "+.0%",
+                             "range": [-1.08, 1.08]}, template="plotly_white",
+                      yaxis={"autorange": "reversed"}, height=max(300, 60 + 28 * len(s)),
+                      margin={"l": 20, "t": 60})
+    return fig

@@ -1,0 +1,185 @@
+"""Lesson 6, the what-if lab: reading a comparison of rule sets with its uncertainty.
+
+:func:`powergrid_nb.compare` already gives the paired differences with 95% intervals
+(``Comparison.difference``) and ``SimulationResult.summary`` the win rates with Wilson intervals; this
+module only *reads* them: :func:`verdict` turns a difference and its interval into a sentence,
+:func:`read_comparison` adds that sentence to ``Comparison.difference``, :func:`by_sample_size`
+recomputes the difference over the first *n* games of the same run (how the interval shrinks), and
+:func:`games_for_half_width` says how many games a win rate needs for a given precision,
+:func:`check_prediction` says whether the games support a prediction, and :func:`payment_figure`
+draws income tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from ..comparison import MEASURES, Comparison
+from ..newgame import new_game
+from ..results import SimulationResult, mean_interval, wilson
+
+__all__ = ["by_sample_size", "check_prediction", "established", "games_for_half_width", "payment_figure",
+           "read_comparison", "sample_size_figure", "verdict"]
+
+UNITS = {"win_rate": "", "rounds": " rounds", "money": " Elektro"}
+DIGITS = {"money": 0}
+GAME_LEVEL = ("rounds",)  # the same for every player of a game: one row per variant is enough
+
+
+def verdict(mean: float, low: float, high: float, what: str = "the difference", unit: str = "",
+            percent: bool = False, digits: int = 2) -> str:
+    """One sentence: the difference with its 95% interval, and whether the interval excludes zero."""
+    def f(x: float) -> str:
+        return f"{x:+.1%}" if percent else f"{x:+.{digits}f}"
+    if math.isnan(low) or math.isnan(high):
+        return f"{what}: {f(mean)}{unit}, no interval (fewer than 2 games): we cannot tell."
+    head = f"{what}: {f(mean)} [{f(low)}, {f(high)}]{unit}"
+    if low > 0:
+        return f"{head}: the whole interval is above zero, so it goes up."
+    if high < 0:
+        return f"{head}: the whole interval is below zero, so it goes down."
+    return f"{head}: the interval includes zero, so these games cannot tell."
+
+
+def check_prediction(predicted: str | None, mean: float, low: float, high: float) -> str:
+    """What the games say about a prediction ("up", "down" or "no change"; None: none written yet)."""
+    if predicted is None:
+        return "no prediction written yet: write it down before you look at the result."
+    if predicted not in ("up", "down", "no change"):
+        raise ValueError(f"a prediction is 'up', 'down' or 'no change', not {predicted!r}")
+    if math.isnan(low) or math.isnan(high):
+        return "no interval (fewer than 2 games): play more games."
+    sign = "up" if low > 0 else "down" if high < 0 else None
+    if sign is None:
+        if predicted == "no change":
+            return ("consistent with no change, but not a proof of it: the interval still allows effects "
+                    f"from {low:+.3g} to {high:+.3g}.")
+        return ("these games cannot tell: the interval includes zero. Play more games, or accept that "
+                "the effect is small.")
+    if sign == predicted:
+        return f"the games support the prediction: the whole interval is on the '{sign}' side of zero."
+    return f"the games contradict the prediction: the whole interval is on the '{sign}' side of zero."
+
+
+def payment_figure(variants: Mapping[str, Mapping[str, Any] | None], players: int = 4, up_to: int = 20,
+                   title: str = "Income per round by cities powered") -> go.Figure:
+    """The payment table (R110) under each rule set, read from the engine (``Game.income``)."""
+    fig = go.Figure()
+    for label, rules in variants.items():
+        g = new_game(players, seed=1, rules=dict(rules) if rules else None)
+        xs = list(range(up_to + 1))
+        fig.add_scatter(x=xs, y=[g.income(k) for k in xs], mode="lines+markers", name=label)
+    fig.update_layout(title=title, xaxis_title="cities powered", yaxis_title="income (Elektro per round)",
+                      height=380, legend_title="rule set", margin={"t": 60, "r": 20})
+    return fig
+
+
+def established(mean: float, low: float, high: float) -> bool:
+    """Whether a difference's 95% interval excludes zero (the games show its sign)."""
+    return bool(low > 0 or high < 0)
+
+
+def _player_means(cmp: Comparison, measure: str) -> pd.DataFrame:
+    """Like ``cmp.difference`` for the mean of ``measure`` over each game's players, paired by game."""
+    col = MEASURES[measure][0]
+    per_game = cmp.games.groupby(["variant", "game"], observed=True)[col].mean().unstack("variant")
+    rows = []
+    for v in cmp.labels[1:]:
+        d = (per_game[v] - per_game[cmp.labels[0]]).dropna()
+        m, lo, hi = mean_interval(d.tolist())
+        rows.append({"variant": v, "versus": cmp.labels[0], "player": "mean of the players", "pairs": len(d),
+                     measure: m, f"{measure}_low": lo, f"{measure}_high": hi})
+    return pd.DataFrame(rows)
+
+
+def read_comparison(cmp: Comparison, measure: str = "rounds", player: str | None = None,
+                    mean_of_players: bool = False) -> pd.DataFrame:
+    """``cmp.difference`` for one measure ("win_rate", "rounds", "money") with a ``reading`` sentence per
+    row; game length is one row per variant, the others one per player (or only ``player``'s), or with
+    ``mean_of_players`` one per variant for the mean over each game's players (paired by game)."""
+    if measure not in MEASURES:
+        raise ValueError(f"measure is one of {', '.join(MEASURES)}, not {measure!r}")
+    d = _player_means(cmp, measure) if mean_of_players else cmp.difference
+    if player is not None:
+        d = d[d["player"] == player]
+    elif measure in GAME_LEVEL:
+        d = d.drop_duplicates("variant")
+    out = d[["variant", "versus", "player", "pairs", measure, f"{measure}_low", f"{measure}_high"]].copy()
+    out = out.rename(columns={measure: "difference", f"{measure}_low": "low", f"{measure}_high": "high"})
+    if (measure in GAME_LEVEL and player is None) or mean_of_players:
+        out = out.drop(columns="player")
+    words = MEASURES[measure][1]
+    out["reading"] = [
+        verdict(r.difference, r.low, r.high,
+                what=f"{r.variant} vs {r.versus}, {words}" + (f" of {r.player}" if "player" in out else "")
+                + (", mean of the players" if mean_of_players else "")
+                + f" (n = {r.pairs} paired games)",
+                unit=UNITS[measure], percent=measure == "win_rate", digits=DIGITS.get(measure, 2))
+        for r in out.itertuples()]
+    return out.reset_index(drop=True)
+
+
+def _first_games(cmp: Comparison, n: int) -> Comparison:
+    """The same comparison over its first ``n`` seeds only (its games, not new ones)."""
+    outs = [o for o in cmp.result.outcomes if o.game < n]
+    params = [{"variant": x} for x in cmp.labels]  # what compare gives the runner
+    sub = SimulationResult(outs, params, cmp.seeds[:n], False, cmp.result.backend)
+    return Comparison(sub, cmp.labels, cmp.players)
+
+
+def by_sample_size(cmp: Comparison, sizes: Sequence[int], measure: str = "rounds",
+                   player: str | None = None) -> pd.DataFrame:
+    """The difference from the first variant and its 95% interval over the first *n* games of ``cmp``
+    for each *n* in ``sizes`` (at most the games played): how the interval narrows as games are added."""
+    frames = []
+    for n in sorted({min(int(s), len(cmp.seeds)) for s in sizes}):
+        f = read_comparison(_first_games(cmp, n), measure, player).drop(columns="reading")
+        f.insert(0, "games", n)
+        frames.append(f)
+    out = pd.concat(frames, ignore_index=True)
+    out["width"] = out["high"] - out["low"]
+    return out
+
+
+def sample_size_figure(frame: pd.DataFrame, unit: str = "rounds",
+                       title: str = "The interval narrows as games are added") -> go.Figure:
+    """:func:`by_sample_size`'s differences against the number of games, with their 95% intervals."""
+    fig = go.Figure()
+    groups = list(frame.groupby("variant", sort=False, observed=True))
+    for i, (variant, grp) in enumerate(groups):
+        shift = 1 + 0.04 * (i - (len(groups) - 1) / 2)  # side by side, so the error bars do not overlap
+        fig.add_scatter(x=grp["games"] * shift, y=grp["difference"], mode="lines+markers", name=str(variant),
+                        customdata=grp["games"],
+                        hovertemplate="%{customdata} games: %{y:+.2f}<extra></extra>",
+                        error_y={"type": "data", "symmetric": False, "array": grp["high"] - grp["difference"],
+                                 "arrayminus": grp["difference"] - grp["low"]})
+    fig.add_hline(y=0, line_dash="dot", line_color="grey")
+    ticks = sorted(frame["games"].unique())
+    fig.update_xaxes(tickvals=ticks, ticktext=[str(t) for t in ticks])
+    fig.update_layout(title=title, xaxis_title="games per rule set (paired seeds)",
+                      yaxis_title=f"difference from {frame['versus'].iloc[0]} ({unit})", xaxis_type="log",
+                      height=420, legend_title="rule set", margin={"t": 60, "r": 20})
+    return fig
+
+
+def games_for_half_width(p: float, half_width: float) -> int:
+    """The fewest games for which a win rate of ``p`` has a 95% Wilson interval no wider than
+    ``half_width`` on either side of ``p``."""
+    if not 0 < half_width < 1:
+        raise ValueError("half_width is a share between 0 and 1, e.g. 0.05 for 5 points")
+    def ok(n: int) -> bool:
+        lo, hi = wilson(p * n, n)
+        return p - lo <= half_width and hi - p <= half_width
+    n = 1
+    while not ok(n):
+        n *= 2
+    lo, hi = n // 2, n
+    while lo + 1 < hi:  # the interval shrinks with n: bisect between the last failing and first good n
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi

@@ -1,0 +1,90 @@
+"""Lesson 2 (power plants as capital): lessons.capital against the engine's tables and by hand."""
+
+import math
+
+import pandas as pd
+
+from powergrid_nb import PLANTS, Scenario, new_game, simulate
+from powergrid_nb.lessons import capital
+
+
+def _market(coal: int, oil: int) -> pd.DataFrame:
+    return pd.DataFrame([{"game": 0, "round": 1, "resource": r, "tokens": n} for r, n in
+                         (("coal", coal), ("oil", oil), ("garbage", 6), ("uranium", 2))])
+
+
+def test_R110_marginal_income_is_the_difference_of_the_payment_table():
+    g = new_game(4, seed=1)
+    assert capital.marginal_income(g, 5, 3) == 90 - 64 == g.income(8) - g.income(5)
+
+
+def test_payback_is_price_over_net_income_and_never_when_a_run_loses():
+    assert capital.payback_rounds(16, 26, 6) == 0.8
+    assert capital.payback_rounds(11, 13, 14) == math.inf
+
+
+def test_plant_table_prices_fuel_as_the_engine_does():
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=3)
+    assert len(t) == len(PLANTS)
+    for n in (3, 10, 12, 20, 29):
+        assert t.loc[n, "fuel_cost"] == g.fuel_cost(n)
+    assert t.loc[20, "cities_per_token"] == 5 / 3
+    assert math.isnan(t.loc[13, "cities_per_token"]) and t.loc[13, "fuel_cost"] == 0
+    assert t.loc[20, "payback"] == 20 / (g.income(8) - g.income(3) - g.fuel_cost(20))
+
+
+def test_R110_the_concave_table_makes_every_plant_worth_less_to_a_bigger_company():
+    g = new_game(4, seed=1)
+    early, late = capital.plant_table(g, powered=3), capital.plant_table(g, powered=12)
+    assert (late["extra_income"] < early["extra_income"]).all()
+
+
+def test_R46_a_hybrid_mixes_when_both_tracks_are_at_a_price_step():
+    g = new_game(4, seed=1)
+    costs = capital.hybrid_costs(_market(4, 4), g.resource_track, tokens=2)
+    sc = Scenario.from_game(g)
+    sc.set_resources({"coal": 4, "oil": 4})
+    h = sc.game()
+    row = costs.iloc[0]
+    assert (row["coal"], row["oil"]) == (h.market_cost(coal=2), h.market_cost(oil=2)) == (15, 15)
+    assert row["hybrid"] == h.fuel_cost(12) == h.market_cost(coal=1, oil=1) == 14
+
+
+def test_hybrid_option_saves_against_either_fuel_never_less_than_nothing():
+    g = new_game(4, seed=1)
+    rows = [_market(c, o).assign(game=game, round=rnd)
+            for game, (c, o) in enumerate([(4, 4), (24, 18), (3, 20)]) for rnd in (1, 2)]
+    costs = capital.hybrid_costs(pd.concat(rows), g.resource_track)
+    option = capital.hybrid_option(costs)
+    assert (option["mean"] >= 0).all() and (option["games"] == 3).all()
+    assert option.loc["vs coal only", "mean"] > 0  # the scarce coal of game 2
+
+
+def test_premium_by_plant_leaves_out_discounted_and_rare_sales():
+    a = pd.DataFrame({"edition": "x", "plant": [10, 10, 10, 10, 13], "premium": [0, 2, 4, -9, 5],
+                      "discounted": [False, False, False, True, False]})
+    out = capital.premium_by_plant(a, min_sales=3)
+    assert out["plant"].tolist() == [10] and out.loc[0, "mean"] == 2 and out.loc[0, "n"] == 3
+    assert out.loc[0, "low"] < 2 < out.loc[0, "high"]
+
+
+def test_winners_curse_counts_wins_by_premium_place_within_each_game():
+    games = pd.DataFrame({"game": [0, 0, 1, 1, 1], "mean_premium": [9.0, 1.0, 5.0, 2.0, math.nan],
+                          "win_share": [0.0, 1.0, 1.0, 0.0, 0.0]})
+    c = capital.winners_curse(games)
+    assert c.loc[1, "n"] == 2 and c.loc[1, "win_rate"] == 0.5  # the top payer won game 1, not game 0
+    assert c.loc[2, "win_rate"] == 0.5 and c.loc[1, "mean_premium"] == 7.0
+    assert c.loc[1, "low"] < 0.5 < c.loc[1, "high"]
+
+
+def test_R40_only_recharged_discounts_and_a_discounted_plant_can_sell_for_1():
+    runs = {ed: simulate({"players": 4, "edition": ed}, games=4, bots="heuristic", seeds=0,
+                         per_round=True, progress=False).auctions for ed in ("original", "recharged")}
+    a = capital.edition_auctions(runs)
+    d = capital.discount_sales(a)
+    assert d.loc["original", "discounted"] == 0
+    rech = a[(a["edition"] == "recharged") & a["discounted"]]
+    assert d.loc["recharged", "discounted"] == len(rech) > 0
+    assert d.loc["recharged", "sold_at_1"] == int((rech["price"] == 1).sum())
+    assert (rech["price"] >= 1).all()

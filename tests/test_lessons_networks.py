@@ -1,0 +1,93 @@
+"""Lesson 3 (networks): powergrid_nb.lessons.networks against the engine's prices and by hand."""
+
+import functools
+import math
+
+from powergrid_nb import Scenario, new_game
+from powergrid_nb.lessons import networks
+from powergrid_nb.planner import cheapest_cities, plan_targets
+
+
+@functools.cache
+def _positions():
+    return networks.positions(2, players=4, round=6, seed=0)
+
+
+def _bremen():
+    sc = Scenario.new(4, seed=1, regions=["cyan", "red", "yellow", "brown"])
+    sc.set_cities("Ada", ["Bremen"])
+    sc.set_phase(4)
+    return sc.game()
+
+
+def test_R62_a_steiner_fork_prices_below_what_the_engine_charges():
+    g = _bremen()
+    want = ["Nürnberg", "Dresden"]
+    assert networks.steiner_estimate(g, "Ada", want) == 20 + 69
+    assert plan_targets(g, "Ada", want).total == 108
+
+
+def test_steiner_estimate_of_one_city_is_its_build_cost():
+    g = _positions()[0]
+    me = g.current_player
+    for city, cost in list(g.build_costs(me).items())[:6]:
+        assert networks.steiner_estimate(g, me, [city]) == cost
+
+
+def test_the_exact_planner_never_pays_more_than_the_steiner_planners_cities():
+    for g in _positions():
+        c = networks.connection_curve(g, g.current_player, range(1, 6))
+        assert len(c) == 5
+        assert (c["exact"] <= c["steiner_price"]).all()
+        assert (c["steiner_estimate"] <= c["steiner_price"]).all()
+        assert c["exact"].is_monotonic_increasing
+
+
+def test_curve_summary_has_every_method_and_k_with_its_positions():
+    curves = [networks.connection_curve(g, g.current_player, range(1, 4)).assign(position=i)
+              for i, g in enumerate(_positions())]
+    import pandas as pd
+    s = networks.curve_summary(pd.concat(curves))
+    assert set(s["method"]) == {"exact", "steiner_price", "steiner_estimate", "gap"}
+    assert (s["n"] == 2).all() and len(s) == 3 * 4
+
+
+def test_R56_slot_prices_open_one_house_per_step():
+    t = networks.slot_prices_by_step(new_game(4, seed=1))
+    assert t.loc["Step 1", "house 1"] == 10 and t.loc["Step 1"].isna().sum() == 2
+    assert t.loc["Step 2"].tolist()[:2] == [10, 15] and t.loc["Step 3"].tolist() == [10, 15, 20]
+
+
+def test_R56_following_a_rival_costs_at_most_5_a_city_in_step_2():
+    g = _positions()[0]
+    me = g.current_player
+    rival = next(p for p in g.players if p != me)
+    s2 = networks.first_mover(g, me, rival, range(1, 4), step=2)
+    assert ((s2["loss"] >= 0) & (s2["loss"] <= 5 * s2["k"])).all()
+    s1 = networks.first_mover(g, me, rival, range(1, 4), step=1)
+    assert (s1["loss"] >= 0).all()
+
+
+def test_centrality_mean_cost_is_the_mean_cheapest_path_cost():
+    g = new_game(4, seed=1)
+    c = networks.centrality(g)
+    cities, dist = g.distance_table()
+    i = cities.index(c.index[0])
+    assert math.isclose(c.iloc[0]["mean_cost"], sum(dist[i]) / (len(cities) - 1))
+    assert c["mean_cost"].is_monotonic_increasing
+
+
+def test_growth_to_two_cities_pays_the_cheapest_link():
+    g = new_game(4, seed=1)
+    cities, dist = g.distance_table()
+    grow = networks.growth_costs(g, k=2)
+    for i, city in enumerate(cities):
+        assert grow.loc[city, "links"] == min(d for j, d in enumerate(dist[i]) if j != i)
+    regions = networks.region_costs(networks.growth_costs(g, k=4))
+    assert regions["mean"].is_monotonic_increasing and regions["cities"].sum() == len(cities)
+
+
+def test_cheapest_cities_from_scratch_pay_slots_and_links():
+    g = new_game(4, seed=1)
+    cities, total = cheapest_cities(g, g.players[0], 3)
+    assert total == 36 and networks.steiner_estimate(g, g.players[0], cities) <= total

@@ -1,0 +1,79 @@
+"""Lesson 6's reading of a comparison (powergrid_nb.lessons.whatif_reading): sentences, sample size."""
+
+import math
+
+import pytest
+
+from powergrid_nb import compare, new_game
+from powergrid_nb.lessons import whatif_reading as wr
+from powergrid_nb.results import wilson
+
+
+@pytest.fixture(scope="module")
+def cmp():
+    return compare({}, {"end_cities": 15}, base={"players": 3}, games=12, bots="heuristic", seeds=1,
+                   labels=["standard", "end at 15"], progress=False)
+
+
+@pytest.mark.parametrize("low,high,says", [(0.1, 0.5, "goes up"), (-0.5, -0.1, "goes down"),
+                                           (-0.1, 0.5, "cannot tell"), (math.nan, math.nan, "cannot tell")])
+def test_an_interval_that_includes_zero_cannot_tell(low, high, says) -> None:
+    assert says in wr.verdict(0.2, low, high)
+
+
+def test_established_means_the_interval_excludes_zero() -> None:
+    assert wr.established(1.2, 0.3, 2.1) and wr.established(-0.6, -1.0, -0.2)
+    assert not wr.established(-0.4, -0.9, 0.1)
+
+
+@pytest.mark.parametrize("predicted,low,high,says", [
+    ("up", 0.1, 0.4, "support"), ("down", 0.1, 0.4, "contradict"), ("up", -0.1, 0.4, "cannot tell"),
+    ("no change", -0.1, 0.4, "not a proof"), (None, 0.1, 0.4, "no prediction")])
+def test_check_prediction(predicted, low, high, says) -> None:
+    assert says in wr.check_prediction(predicted, 0.2, low, high)
+
+
+def test_R96_ending_at_15_cities_makes_games_shorter_and_the_reading_says_so(cmp) -> None:
+    r = wr.read_comparison(cmp, "rounds")
+    assert len(r) == 1  # game length: one row per variant, not per player
+    row = r.iloc[0]
+    d = cmp.difference.iloc[0]
+    assert (row["difference"], row["low"], row["high"]) == (d["rounds"], d["rounds_low"], d["rounds_high"])
+    assert row["high"] < 0 and "goes down" in row["reading"] and "n = 12" in row["reading"]
+
+
+def test_win_rate_is_read_per_player(cmp) -> None:
+    r = wr.read_comparison(cmp, "win_rate")
+    assert list(r["player"]) == cmp.players
+    assert list(wr.read_comparison(cmp, "win_rate", player=cmp.players[1])["player"]) == [cmp.players[1]]
+
+
+def test_by_sample_size_uses_the_first_games_of_the_same_run(cmp) -> None:
+    f = wr.by_sample_size(cmp, [4, 12, 50])
+    assert list(f["games"]) == [4, 12]  # 50 is more than were played
+    full = f[f["games"] == 12].iloc[0]
+    assert full["difference"] == pytest.approx(cmp.difference.iloc[0]["rounds"])
+    first4 = cmp.games[cmp.games["game"] < 4].drop_duplicates(["variant", "game"]).pivot(
+        index="game", columns="variant", values="rounds")
+    assert f.iloc[0]["difference"] == pytest.approx((first4["end at 15"] - first4["standard"]).mean())
+    assert f.iloc[0]["pairs"] == 4
+
+
+def test_games_for_half_width_is_the_fewest_games_that_reach_it() -> None:
+    n = wr.games_for_half_width(0.25, 0.05)
+    lo, hi = wilson(0.25 * n, n)
+    assert 0.25 - lo <= 0.05 and hi - 0.25 <= 0.05
+    lo, hi = wilson(0.25 * (n - 1), n - 1)
+    assert hi - 0.25 > 0.05
+    normal = math.ceil(1.96 ** 2 * 0.25 * 0.75 / 0.05 ** 2)
+    assert n > normal  # Wilson's upper end is further from 25% than the normal interval's
+
+
+def test_a_win_rate_near_one_half_needs_more_games_than_near_one_quarter() -> None:
+    assert wr.games_for_half_width(0.5, 0.05) > wr.games_for_half_width(0.25, 0.05)
+
+
+def test_R110_payment_figure_reads_the_engines_income() -> None:
+    fig = wr.payment_figure({"standard": None, "capped": {"payment": [10, 22, 33]}}, up_to=5)
+    assert list(fig.data[0].y) == [new_game(4, seed=1).income(k) for k in range(6)]
+    assert list(fig.data[1].y) == [10, 22, 33, 33, 33, 33]  # the last value repeats
