@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 KEY = "#8C8C8C"
 LEGEND_PX = 58  # from the bottom of the plots down to the legend (below the x-axis titles)
+NOTES_PX = 48  # from the legend's top down to the player's notes: room for a legend that wraps once
 
 
 def _after_refill(g: Game, refill: dict[str, int]) -> dict[str, list[int]]:
@@ -163,8 +164,9 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
             notes.append(dict(
                 text=f"{player}: room {rooms[r]} · affords {afford}<br>→ can buy {limit}"
                      + (f"<br>(hybrid room shared with {other})" if shared else ""),
-                xref=f"x{bottom} domain", yref="paper", x=0.5, y=0, yshift=-LEGEND_PX - 30, xanchor="center",
-                yanchor="top", showarrow=False, align="center", font=dict(size=13, color=pcolor)))
+                xref=f"x{bottom} domain", yref="paper", x=0.5, y=0, yshift=-LEGEND_PX - NOTES_PX,
+                xanchor="center", yanchor="top", showarrow=False, align="center",
+                font=dict(size=13, color=pcolor)))
             mark = dict(color=pcolor, width=1.5, dash="dot")
             shapes.append(dict(type="line", xref=f"x{bottom} domain", yref=f"y{bottom}", x0=0, x1=1,
                                y0=money, y1=money, line=mark))
@@ -179,9 +181,9 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
     # Legend keys (grey, no data): one entry per kind of curve; clicking one toggles all four.
     for name, group, style in (
             ("price / total now", "now", dict(mode="lines+markers", line=dict(color=KEY, width=3))),
-            ("after the next refill (if nobody buys)", "after",
+            ("after the next refill", "after",
              dict(mode="lines", line=dict(color=KEY, width=2, dash="dash"))),
-            ("from the supply depot", "depot", dict(mode="markers", marker=dict(
+            ("from the depot", "depot", dict(mode="markers", marker=dict(
                 size=9, symbol="square", color="white", line=dict(color=KEY, width=2)))),
             (f"{player} can buy (dotted: room, money)", "player", dict(mode="markers", marker=dict(
                 size=13, color=pcolor, symbol=psymbol)))):
@@ -200,7 +202,7 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
         title += f" · {player} {verb(player, 'has')} {money} Elektro"
     # Nothing is written over the curves: the market's numbers are in the column titles (up to four
     # lines, so the title sits at the very top); under the x axes the legend, then the player's notes.
-    margin = dict(l=60, r=20, t=145, b=140)
+    margin = dict(l=60, r=20, t=145, b=160)
     base_layout(fig, title, height=height, hovermode="closest", legend=dict(
         orientation="h", x=0, xanchor="left", y=-LEGEND_PX / max(1, height - margin["t"] - margin["b"]),
         yanchor="top"))
