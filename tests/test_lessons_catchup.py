@@ -73,6 +73,9 @@ def test_leader_win_rate_has_a_wilson_interval_over_the_games_past_round_k(res) 
         assert row["games"] == len(mine) and row["wins"] == mine["won"].sum()
         assert (row["low"], row["high"]) == pytest.approx(wilson(mine["won"].sum(), len(mine)))
         assert row["fair_share"] == pytest.approx(0.25)
+    n = int(rates["games"].iloc[0]) if rates["games"].nunique() == 1 else None
+    title = catchup.leader_figure(rates).layout.title.text
+    assert (f"n = {n} games per point" in title) if n else "games per point" in title
 
 
 def test_leader_difference_is_paired_by_seed(res) -> None:

@@ -85,6 +85,8 @@ def test_growth_to_two_cities_pays_the_cheapest_link():
         assert grow.loc[city, "links"] == min(d for j, d in enumerate(dist[i]) if j != i)
     regions = networks.region_costs(networks.growth_costs(g, k=4))
     assert regions["mean"].is_monotonic_increasing and regions["cities"].sum() == len(cities)
+    labels = list(networks.region_figure(g, regions, 4).data[0].x)
+    assert labels == [f"{r} (n = {n} cities)" for r, n in regions["cities"].items()]
 
 
 def test_cheapest_cities_from_scratch_pay_slots_and_links():

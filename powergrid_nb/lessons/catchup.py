@@ -156,6 +156,9 @@ def leader_figure(rates: pd.DataFrame, title: str = "Does the leader after round
     fair = float(rates["fair_share"].iloc[0])
     fig.add_hline(y=fair, line_dash="dot", line_color="grey",
                   annotation_text=f"fair share {fair:.0%}", annotation_position="bottom right")
+    lo, hi = int(rates["games"].min()), int(rates["games"].max())
+    n = f"n = {lo} games" if lo == hi else f"n = {lo}-{hi} games"
+    title += f"<br><sup>{n} per point: the games that lasted past round k</sup>"
     fig.update_layout(title=title, xaxis_title="the lead is measured after round k (rounds)",
                       yaxis_title="leader's win rate (95% interval)", yaxis_tickformat=".0%",
                       yaxis_range=[0, 1], height=430, legend_title="turn order in phases 3 and 4",

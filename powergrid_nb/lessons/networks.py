@@ -260,10 +260,11 @@ def region_figure(g: Game, regions: pd.DataFrame, k: int) -> go.Figure:
     """Mean link cost of growing to ``k`` cities per region with its interval (from region_costs)."""
     err = {"type": "data", "symmetric": False, "array": regions["high"] - regions["mean"],
            "arrayminus": regions["mean"] - regions["low"]}
-    fig = go.Figure(go.Bar(x=regions.index, y=regions["mean"], error_y=err,
+    labels = [f"{r} (n = {n} cities)" for r, n in zip(regions.index, regions["cities"], strict=True)]
+    fig = go.Figure(go.Bar(x=labels, y=regions["mean"], error_y=err,
                            marker_color=[g.map.regions.get(r, "grey") for r in regions.index],
                            customdata=regions["cities"], showlegend=False,
-                           hovertemplate="%{x}: %{y:.1f} E (n = %{customdata} cities)<extra></extra>"))
+                           hovertemplate="%{x}: %{y:.1f} E<extra></extra>"))
     fig.update_layout(title=f"Links paid to grow from one city to {k}, by region<br>"
                             "<sup>mean over the region's cities, 95% interval</sup>",
                       height=380, xaxis_title="region", yaxis_title="link cost (Elektro)",
