@@ -34,6 +34,20 @@ def test_plant_table_prices_fuel_as_the_engine_does():
     assert t.loc[20, "payback"] == 20 / (g.income(8) - g.income(3) - g.fuel_cost(20))
 
 
+def test_green_plants_cost_more_per_city_and_repay_it_in_saved_fuel():
+    """Eco and fusion cards against the fuelled ones: a census of the deck at the table's prices."""
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=3)
+    out = capital.green_premium(t)
+    green = [n for n, p in PLANTS.items() if p.tokens == 0]
+    row = out.loc["green (eco, fusion)"]
+    assert row["cards"] == len(green) and row["fuel per city per round"] == 0
+    assert row["face value per city"] == sum(n / PLANTS[n].cities for n in green) / len(green)
+    fuelled = out.loc["fuelled"]
+    extra = row["face value per city"] - fuelled["face value per city"]
+    assert extra > 0 and row["repaid_in"] == extra / fuelled["fuel per city per round"]
+
+
 def test_R110_the_concave_table_makes_every_plant_worth_less_to_a_bigger_company():
     g = new_game(4, seed=1)
     early, late = capital.plant_table(g, powered=3), capital.plant_table(g, powered=12)

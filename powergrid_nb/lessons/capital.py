@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..resources import Track
 
-__all__ = ["curse_figure", "discount_sales", "economics_figure", "edition_auctions", "hybrid_costs",
+__all__ = ["curse_figure", "discount_sales", "economics_figure", "edition_auctions", "green_premium",
+           "hybrid_costs",
            "hybrid_option", "marginal_income", "payback_rounds", "plant_table", "premium_by_plant",
            "premium_figure", "winners_curse"]
 
@@ -61,6 +62,28 @@ def plant_table(g: Game, powered: int = 3) -> pd.DataFrame:
                      "extra_income": extra, "net_per_round": extra - cost,
                      "payback": payback_rounds(n, extra, cost) if fuel is not None else math.nan})
     return pd.DataFrame(rows).set_index("plant")
+
+
+def green_premium(table: pd.DataFrame) -> pd.DataFrame:
+    """Green plants (eco, fusion: no fuel) against the fuelled ones, from :func:`plant_table`: per group
+    the number of cards, the mean face value per city supplied and the mean fuel cost per city per run
+    at the table's prices; for the green row, ``repaid_in`` = the rounds the fuel it saves per city
+    takes to repay its extra face value per city (inf if it saves nothing). Every card of the game is
+    counted once: a census of the deck, not a sample, so no interval."""
+    runs = table[table["fuel_cost"].notna()].assign(price_per_city=lambda t: t.index / t["cities"],
+                                                  green=lambda t: t["tokens"] == 0)
+    rows = []
+    for green, part in runs.groupby("green"):
+        rows.append({"plants": "green (eco, fusion)" if green else "fuelled", "cards": len(part),
+                     "face value per city": part["price_per_city"].mean(),
+                     "fuel per city per round": part["fuel_per_city"].mean()})
+    out = pd.DataFrame(rows).set_index("plants")
+    if len(out) == 2:
+        fuelled, green = out.loc["fuelled"], out.loc["green (eco, fusion)"]
+        extra = green["face value per city"] - fuelled["face value per city"]
+        saved = fuelled["fuel per city per round"] - green["fuel per city per round"]
+        out["repaid_in"] = [math.nan, extra / saved if saved > 0 else math.inf]
+    return out
 
 
 def economics_figure(table: pd.DataFrame, title: str = "Power plants as capital") -> go.Figure:
