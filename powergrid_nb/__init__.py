@@ -30,6 +30,11 @@ What-if
     the engine's own checks per field (``problems()``); ``replay.position_at(g, k)`` is a game after
     its first k decisions. ``notebooks/03_what_if`` is the lab.
 
+Rooms
+    ``powergrid_nb.rooms.SQLiteStore("rooms.sqlite")`` keeps games as append-only logs in SQLite: seats
+    with join codes, decisions checked by the engine in one transaction, the teacher's tools, a bot
+    lease; ``powergrid-nb room create``.
+
 Lessons
     ``notebooks/lessons/`` is a course on the game's economics in six notebooks; ``powergrid_nb.lessons``
     holds what they compute and ``check("1.3", answer)``, the checker of their exercises.

@@ -1,4 +1,4 @@
-"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...`` (issue #5).
+"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...`` (issue #5), ``accel``, ``room``.
 
 Example::
 
@@ -130,6 +130,9 @@ def _parser() -> argparse.ArgumentParser:
                                    "`build` needs pip install 'powergrid_nb[accel]' and a C compiler.")
     a.add_argument("action", choices=("build", "status", "remove"))
     a.add_argument("--jobs", type=int, default=None, help="compile on this many cores (default: all)")
+    from .rooms.cli import add_parser as add_room_parser
+
+    add_room_parser(sub)
     return ap
 
 
@@ -207,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         from .accel import command
 
         return command(args.action, args.jobs)
+    if args.command == "room":
+        from .rooms.cli import command as room_command
+
+        return room_command(args)
     try:
         return simulate_command(args)
     except _Error as e:

@@ -1,0 +1,53 @@
+"""The bots of a room: one process at a time moves them, under a lease kept in the store."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+
+from ..bots import Bot, make_bot
+from .errors import GameMovedOn
+from .store import RoomStore
+
+__all__ = ["BotDriver"]
+
+
+class BotDriver:
+    """Moves the bot seats of ``room`` while it holds the room's lease (``holder``: this process by
+    default). Each call of :meth:`step` renews the lease, or takes it over once its holder has stopped
+    renewing it for ``lease`` seconds; a driver without the lease moves nothing."""
+
+    def __init__(self, store: RoomStore, room: str, holder: str | None = None, lease: float = 10.0,
+                 seed: int = 0) -> None:
+        self.store, self.room, self.lease, self.seed = store, room, lease, seed
+        self.holder = holder or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self._bots: dict[tuple[str, str], Bot] = {}
+
+    def _bot(self, seat: str, spec: str) -> Bot:
+        key = (seat, spec)
+        if key not in self._bots:
+            names = [s.name for s in self.store.seats(self.room)]
+            self._bots[key] = make_bot(spec, seed=self.seed * 1000 + names.index(seat))
+        return self._bots[key]
+
+    def step(self, max_moves: int = 1, stop: Callable[[], bool] | None = None) -> list[int]:
+        """Make up to ``max_moves`` bot decisions while bots are to act; returns their sequence numbers
+        (empty: a human is to act, the game is over, the room is paused or another process drives it)."""
+        done: list[int] = []
+        if not self.store.take_lease(self.room, self.holder, self.lease):
+            return done
+        bots = {s.name: s.bot for s in self.store.seats(self.room) if s.kind == "bot"}
+        paused = {r.id: r.paused for r in self.store.rooms()}.get(self.room, False)
+        while len(done) < max_moves and not paused and not (stop and stop()):
+            g = self.store.game(self.room)
+            seat = g.current_player
+            if g.is_over or seat not in bots:
+                break
+            seen = len(self.store.log(self.room))
+            try:
+                action = self._bot(seat, bots[seat]).act(g)
+                done.append(self.store.play_bot(self.room, self.holder, action, seen))
+            except GameMovedOn:
+                continue  # a teacher's undo or a handed seat came first: look again
+        return done

@@ -1,0 +1,283 @@
+"""Rooms in one SQLite file (Python's ``sqlite3``, WAL mode): the default :class:`RoomStore`.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction: it takes the file's write lock first, then reads
+the log, checks the decision on the replayed game and appends it, so two writers never both append
+on the same state. A writer that dies inside its transaction leaves nothing (SQLite rolls it back).
+Opening a file that is not a room store (not a database, another program's tables, a newer schema)
+raises :class:`StoreError` and changes nothing in it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..actions import Action
+from ..game import Game
+from .errors import NotYourTurn, Paused, RoomError, StoreError, UnknownRoom, WrongCode
+from .store import (
+    TEACHER,
+    UNDO,
+    Created,
+    Decision,
+    RoomInfo,
+    RoomStore,
+    Seat,
+    check_decision,
+    code_hash,
+    new_code,
+)
+
+__all__ = ["APP", "SCHEMA_VERSION", "SQLiteStore"]
+
+APP = "powergrid_nb.rooms"
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE rooms (id TEXT PRIMARY KEY, created REAL NOT NULL, title TEXT NOT NULL, setup TEXT NOT NULL,
+                    teacher_hash TEXT NOT NULL, paused INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE seats (room TEXT NOT NULL REFERENCES rooms(id), seat TEXT NOT NULL, place INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot')), bot TEXT, code_hash TEXT UNIQUE,
+                    PRIMARY KEY (room, seat));
+CREATE TABLE log (room TEXT NOT NULL REFERENCES rooms(id), seq INTEGER NOT NULL, seat TEXT NOT NULL,
+                  action TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (room, seq));
+CREATE TABLE leases (room TEXT PRIMARY KEY REFERENCES rooms(id), holder TEXT NOT NULL, until REAL NOT NULL);
+"""
+TABLES = {"meta", "rooms", "seats", "log", "leases"}
+
+
+class SQLiteStore(RoomStore):
+    """Rooms in the SQLite file ``path`` (created with its schema if it does not exist)."""
+
+    def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        self._timeout = timeout
+        self._games: dict[str, tuple[Game, int]] = {}  # room -> (replayed game, log rows applied)
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self._con = self._connect()
+        if fresh:
+            with self._write() as con:
+                if not self._tables(con):
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            con.execute(statement)
+                    con.executemany("INSERT INTO meta VALUES (?, ?)",
+                                    [("app", APP), ("schema_version", str(SCHEMA_VERSION))])
+        self._check_schema()
+        # only now, on a file known to be a room store: write-ahead logging (readers never wait for a
+        # writer); switching it on rewrites the file's header, which another program's file must keep
+        if self._con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self._con.execute("PRAGMA journal_mode = WAL")
+
+    # --- the file ---------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            con = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None)
+            con.execute("PRAGMA foreign_keys = ON")
+            con.execute("PRAGMA schema_version").fetchone()  # reads the header: fails on a non-database
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path.name} is not a room store (SQLite says: {e}); nothing in it was "
+                             "changed. Give a new file name, or the file the teacher's app created") from None
+        return con
+
+    @staticmethod
+    def _tables(con: sqlite3.Connection) -> set[str]:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _check_schema(self) -> None:
+        name = self.path.name
+        try:
+            tables = self._tables(self._con)
+            meta = dict(self._con.execute("SELECT key, value FROM meta")) if "meta" in tables else {}
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{name} cannot be read as a room store ({e}); nothing in it was "
+                             "changed") from None
+        if meta.get("app") != APP or not tables >= TABLES:
+            listed = ", ".join(sorted(tables)) or "none"
+            raise StoreError(f"{name} is a database of another program (tables: {listed}), not a room "
+                             "store; nothing in it was changed. Use another file name")
+        version = meta.get("schema_version")
+        if version != str(SCHEMA_VERSION):
+            raise StoreError(f"{name} is a room store of schema version {version}; this powergrid_nb reads "
+                             f"version {SCHEMA_VERSION}. Open it with the version that wrote it; nothing in "
+                             "it was changed")
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction holding the file's write lock from its start (BEGIN IMMEDIATE)."""
+        con = self._con
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            yield con
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        con.execute("COMMIT")
+
+    def close(self) -> None:
+        self._con.close()
+
+    # --- reading ----------------------------------------------------------------------------------
+    def _room_row(self, room: str) -> tuple:
+        row = self._con.execute("SELECT setup, teacher_hash, paused FROM rooms WHERE id = ?",
+                                (room,)).fetchone()
+        if row is None:
+            known = ", ".join(r[0] for r in self._con.execute("SELECT id FROM rooms ORDER BY created"))
+            raise UnknownRoom(f"no room {room!r} in {self.path.name}; its rooms: {known or 'none'}")
+        return row
+
+    def rooms(self) -> list[RoomInfo]:
+        out = []
+        for rid, created, title, setup, paused in self._con.execute(
+                "SELECT id, created, title, setup, paused FROM rooms ORDER BY created, id"):
+            cfg = json.loads(setup)["config"]
+            n = self._count(rid)
+            out.append(RoomInfo(rid, created, title, tuple(cfg["players"]), cfg["map"] if isinstance(
+                cfg["map"], str) else cfg["map"].get("name", "custom"), cfg["edition"], n, bool(paused)))
+        return out
+
+    def seats(self, room: str) -> list[Seat]:
+        self._room_row(room)
+        return [Seat(s, k, b) for s, k, b in self._con.execute(
+            "SELECT seat, kind, bot FROM seats WHERE room = ? ORDER BY place", (room,))]
+
+    def _count(self, room: str, con: sqlite3.Connection | None = None) -> int:
+        return (con or self._con).execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE room = ?",
+                                          (room,)).fetchone()[0]
+
+    def log(self, room: str, since: int = 0) -> list[Decision]:
+        self._room_row(room)
+        return [Decision(*r) for r in self._con.execute(
+            "SELECT seq, seat, action, at FROM log WHERE room = ? AND seq > ? ORDER BY seq", (room, since))]
+
+    def _replayed(self, room: str, con: sqlite3.Connection | None = None) -> tuple[Game, int]:
+        """The cached replay of ``room``, brought up to the log's end (rows read through ``con``)."""
+        con = con or self._con
+        cached = self._games.get(room)
+        if cached is None:
+            setup = self._room_row(room)[0]
+            cached = (Game.from_dict(json.loads(setup)), 0)
+        g, done = cached
+        rows = con.execute("SELECT seq, action FROM log WHERE room = ? AND seq > ? ORDER BY seq",
+                           (room, done)).fetchall()
+        for seq, action in rows:
+            if seq != done + 1:
+                raise StoreError(f"room {room}: the log jumps from decision {done} to {seq}; it no longer "
+                                 "replays, and it was left as it is")
+            try:
+                g.undo(1) if action == UNDO else g.apply(action)
+            except (ValueError, RoomError) as e:  # IllegalAction is a ValueError
+                self._games.pop(room, None)
+                raise StoreError(f"room {room}: decision {seq} ({action!r}) no longer replays ({e}); the "
+                                 "room was left as it is: export it with an older version, or start a new "
+                                 "room") from None
+            done = seq
+        self._games[room] = (g, done)
+        return g, done
+
+    def game(self, room: str) -> Game:
+        return self._replayed(room)[0].copy()
+
+    def seat_of(self, code: str, room: str | None = None) -> tuple[str, str]:
+        row = self._con.execute("SELECT room, seat FROM seats WHERE code_hash = ?",
+                                (code_hash(code),)).fetchone()
+        if row is None:
+            raise WrongCode("this code is no seat's code: check it (codes are 12 letters, digits, - and _), "
+                            "or ask the teacher for a new one")
+        if room is not None and row[0] != room:
+            raise WrongCode("this code is a seat's code in another room, not in this one")
+        return row[0], row[1]
+
+    # --- writing ----------------------------------------------------------------------------------
+    def create_room(self, setup: Game, seats: list[Seat], title: str = "") -> Created:
+        players = list(setup.players)
+        names = [s.name for s in seats]
+        if sorted(names) != sorted(players):
+            raise RoomError(f"the seats must be the game's players, each once ({', '.join(players)}), "
+                            f"not {', '.join(names)}")
+        for s in seats:
+            if s.kind not in ("human", "bot") or (s.kind == "bot") != bool(s.bot):
+                raise RoomError(f"seat {s.name}: a seat is 'human' (no bot) or 'bot' with a bot's name")
+        room, teacher = uuid.uuid4().hex[:8], new_code()
+        codes = {s.name: new_code() for s in seats if s.kind == "human"}
+        with self._write() as con:
+            con.execute("INSERT INTO rooms VALUES (?, ?, ?, ?, ?, 0)",
+                        (room, time.time(), title, json.dumps(setup.to_dict()), code_hash(teacher)))
+            con.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                            [(room, s.name, players.index(s.name), s.kind, s.bot,
+                              code_hash(codes[s.name]) if s.name in codes else None) for s in seats])
+        return Created(room, codes, teacher)
+
+    def _decide(self, room: str, seat: str, action: Action | str, seen: int, con: sqlite3.Connection) -> int:
+        if self._room_row(room)[2]:
+            raise Paused("the teacher paused this room: decisions wait until it is resumed")
+        g, count = self._replayed(room, con)
+        act = check_decision(g, seat, action, seen, count)
+        seq = count + 1
+        con.execute("INSERT INTO log VALUES (?, ?, ?, ?, ?)", (room, seq, seat, str(act), time.time()))
+        return seq
+
+    def play(self, room: str, code: str, action: Action | str, seen: int) -> int:
+        with self._write() as con:
+            _, seat = self.seat_of(code, room)
+            kind = con.execute("SELECT kind FROM seats WHERE room = ? AND seat = ?",
+                               (room, seat)).fetchone()[0]
+            if kind != "human":
+                raise NotYourTurn(f"{seat}'s seat is played by a bot now; the teacher can hand it back")
+            return self._decide(room, seat, action, seen, con)
+
+    def take_lease(self, room: str, holder: str, seconds: float = 10.0) -> bool:
+        now = time.time()
+        with self._write() as con:
+            self._room_row(room)
+            row = con.execute("SELECT holder, until FROM leases WHERE room = ?", (room,)).fetchone()
+            if row is not None and row[0] != holder and row[1] > now:
+                return False
+            con.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?)", (room, holder, now + seconds))
+            return True
+
+    def play_bot(self, room: str, holder: str, action: Action | str, seen: int) -> int:
+        with self._write() as con:
+            row = con.execute("SELECT holder, until FROM leases WHERE room = ?", (room,)).fetchone()
+            if row is None or row[0] != holder or row[1] <= time.time():
+                raise RoomError("only the process holding the room's bot lease moves its bots")
+            act = Action.parse(action) if isinstance(action, str) else action
+            kind = con.execute("SELECT kind FROM seats WHERE room = ? AND seat = ?",
+                               (room, act.player)).fetchone()
+            if kind is None or kind[0] != "bot":
+                raise NotYourTurn(f"{act.player}'s seat is not a bot's")
+            return self._decide(room, act.player, act, seen, con)
+
+    def _teacher(self, room: str, teacher: str) -> None:
+        if self._room_row(room)[1] != code_hash(teacher):
+            raise WrongCode("this is not the teacher's code of this room: only the teacher may do that")
+
+    def set_paused(self, room: str, teacher: str, paused: bool) -> None:
+        with self._write() as con:
+            self._teacher(room, teacher)
+            con.execute("UPDATE rooms SET paused = ? WHERE id = ?", (int(paused), room))
+
+    def set_seat(self, room: str, teacher: str, seat: str, bot: str | None) -> str | None:
+        with self._write() as con:
+            self._teacher(room, teacher)
+            if seat not in {s.name for s in self.seats(room)}:
+                raise RoomError(f"no seat {seat!r} in this room")
+            code = None if bot else new_code()
+            con.execute("UPDATE seats SET kind = ?, bot = ?, code_hash = ? WHERE room = ? AND seat = ?",
+                        ("bot" if bot else "human", bot, code_hash(code) if code else None, room, seat))
+            return code
+
+    def undo_last(self, room: str, teacher: str) -> int:
+        with self._write() as con:
+            self._teacher(room, teacher)
+            g, count = self._replayed(room, con)
+            if not g.actions:
+                raise RoomError("nothing to undo: no decision of this room is standing")
+            con.execute("INSERT INTO log VALUES (?, ?, ?, ?, ?)",
+                        (room, count + 1, TEACHER, UNDO, time.time()))
+            return count + 1

@@ -1,0 +1,159 @@
+"""The room store's interface: what a game room keeps and what may be asked of it.
+
+A room is an append-only log: its set-up (a position as ``Game.to_dict()``, a new game or an imported
+save), its seats, and one row per decision (sequence number, seat, action text, time). The game is
+always the replay of the log. :class:`RoomStore` is the small interface every store keeps, so a server
+database could replace the SQLite file (:class:`~powergrid_nb.rooms.sqlite.SQLiteStore`, the default).
+The rules of a decision (whose turn, is it legal, did the game move on) live here, once, for every store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..actions import Action
+from ..game import Game
+from .errors import GameMovedOn, NotYourTurn, RoomError
+
+__all__ = ["UNDO", "Created", "Decision", "RoomInfo", "RoomStore", "Seat", "check_decision", "code_hash",
+           "new_code"]
+
+UNDO = "undo"  # the action text of a teacher's undo: it cancels the last decision still standing
+TEACHER = "teacher"  # the seat name of the teacher's rows in the log
+
+
+def new_code() -> str:
+    """A fresh join or teacher code: 12 random URL-safe characters (``secrets``)."""
+    return secrets.token_urlsafe(9)
+
+
+def code_hash(code: str) -> str:
+    """What the store keeps of a code (its SHA-256): the code itself is only shown when it is made."""
+    return hashlib.sha256(code.strip().encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat of a room: a player of the game, played by a human (with a join code) or a bot."""
+
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One row of a room's log: ``seq`` (1, 2, ...), the seat that acted, the action text, the time."""
+
+    seq: int
+    seat: str
+    action: str
+    at: float
+
+
+@dataclass(frozen=True)
+class RoomInfo:
+    """A room as the teacher's list shows it."""
+
+    id: str
+    created: float
+    title: str
+    players: tuple[str, ...]
+    map: str
+    edition: str
+    decisions: int
+    paused: bool
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new room: its id, one join code per human seat and the teacher's code (shown once)."""
+
+    room: str
+    codes: dict[str, str]
+    teacher: str
+
+
+def check_decision(g: Game, seat: str, action: Action | str, seen: int, count: int) -> Action:
+    """The decision of ``seat`` on the game ``g`` (the replay of ``count`` log rows), as the engine and
+    the room's rules check it; raises (nothing is written) when it cannot be taken."""
+    if seen != count:
+        moved = count - seen
+        raise GameMovedOn(f"the game moved on: {moved} decision{'s' if moved != 1 else ''} came after "
+                          f"the position you acted on ({seen} then, {count} now); look again and decide "
+                          "on the game as it is now" if moved > 0 else
+                          f"you acted on decision {seen}, but the room has only {count}")
+    if g.is_over:
+        raise RoomError("the game is over: no more decisions are taken")
+    act = Action.parse(action) if isinstance(action, str) else action
+    if act.player != seat:
+        raise NotYourTurn(f"your code is {seat}'s seat, and this action is {act.player}'s: a code acts "
+                          "for its own seat only")
+    if g.current_player != seat:
+        raise NotYourTurn(f"it is {g.current_player}'s turn, not {seat}'s")
+    g.copy().apply(act)  # IllegalAction (with the rule and its text) if the rules forbid it
+    return act
+
+
+class RoomStore(ABC):
+    """Rooms kept somewhere: create, list, read the log and the game, decide, and the teacher's tools.
+
+    Every method that writes checks and appends in one transaction: two decisions made at once give one
+    row and a :class:`GameMovedOn` for the other; a refused request writes nothing."""
+
+    @abstractmethod
+    def create_room(self, setup: Game, seats: list[Seat], title: str = "") -> Created:
+        """A new room playing ``setup`` (a new game or a loaded save) with these seats."""
+
+    @abstractmethod
+    def rooms(self) -> list[RoomInfo]:
+        """Every room, oldest first."""
+
+    @abstractmethod
+    def seats(self, room: str) -> list[Seat]:
+        """The seats of ``room`` in the game's player order of seats."""
+
+    @abstractmethod
+    def log(self, room: str, since: int = 0) -> list[Decision]:
+        """The log rows of ``room`` after the first ``since``."""
+
+    @abstractmethod
+    def game(self, room: str) -> Game:
+        """The game of ``room`` now: the replay of its log (a copy; changing it changes nothing here)."""
+
+    @abstractmethod
+    def seat_of(self, code: str, room: str | None = None) -> tuple[str, str]:
+        """(room, seat) of a join code; :class:`WrongCode` if it is none (or another room's)."""
+
+    @abstractmethod
+    def play(self, room: str, code: str, action: Action | str, seen: int) -> int:
+        """The seat of ``code`` takes ``action`` on the game after ``seen`` log rows; returns its seq."""
+
+    @abstractmethod
+    def take_lease(self, room: str, holder: str, seconds: float = 10.0) -> bool:
+        """Whether ``holder`` drives the room's bots now (taken if free, expired or already its own)."""
+
+    @abstractmethod
+    def play_bot(self, room: str, holder: str, action: Action | str, seen: int) -> int:
+        """A bot's decision, appended by the lease holder only; returns its seq."""
+
+    @abstractmethod
+    def set_paused(self, room: str, teacher: str, paused: bool) -> None:
+        """Pause or resume the room (teacher only)."""
+
+    @abstractmethod
+    def set_seat(self, room: str, teacher: str, seat: str, bot: str | None) -> str | None:
+        """Hand ``seat`` to a bot (``bot`` = its name) or back to a human (``None``: returns a new code)."""
+
+    @abstractmethod
+    def undo_last(self, room: str, teacher: str) -> int:
+        """Take back the last decision still standing (teacher only): an ``undo`` row; returns its seq."""
+
+    def export(self, room: str, path: str | Path) -> Path:
+        """Save the room's game as a save file (``load`` reads it; the analysis lab and lessons too)."""
+        self.game(room).save(str(path))
+        return Path(path)

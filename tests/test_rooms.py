@@ -1,0 +1,268 @@
+"""Game rooms (powergrid_nb.rooms): one game kept as an append-only log in SQLite, seats with codes, the
+teacher's tools, and clear errors that change nothing (issue #13)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from powergrid_nb import IllegalAction, load, new_game
+from powergrid_nb.rooms import (
+    SCHEMA_VERSION,
+    BotDriver,
+    GameMovedOn,
+    NotYourTurn,
+    Paused,
+    RoomError,
+    Seat,
+    SQLiteStore,
+    StoreError,
+    UnknownRoom,
+    WrongCode,
+)
+
+SEATS = [Seat("Ada", "human"), Seat("Bo", "human"), Seat("Cy", "bot", "heuristic")]
+
+
+@pytest.fixture
+def room(tmp_path):
+    store = SQLiteStore(tmp_path / "rooms.sqlite")
+    created = store.create_room(new_game(3, seed=5), SEATS, title="class A")
+    return store, created
+
+
+def _turn(store, created):
+    """(code, first legal action, rows seen) of the human to act."""
+    g = store.game(created.room)
+    return created.codes[g.current_player], g.legal_actions()[0], len(store.log(created.room))
+
+
+def test_a_new_room_has_a_code_per_human_seat_and_a_teacher_code(room) -> None:
+    store, created = room
+    assert set(created.codes) == {"Ada", "Bo"} and len(created.teacher) == 12
+    assert len(set(created.codes.values()) | {created.teacher}) == 3
+    (info,) = store.rooms()
+    assert (info.id, info.title, info.players, info.decisions) == (created.room, "class A",
+                                                                 ("Ada", "Bo", "Cy"), 0)
+    assert store.seats(created.room) == SEATS
+
+
+def test_codes_are_not_stored_only_their_hashes(room, tmp_path) -> None:
+    store, created = room
+    raw = (tmp_path / "rooms.sqlite").read_bytes() + (tmp_path / "rooms.sqlite-wal").read_bytes()
+    assert all(code.encode() not in raw for code in [*created.codes.values(), created.teacher])
+
+
+def test_a_decision_is_appended_and_the_game_is_the_replay(room) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    assert store.play(created.room, code, action, seen) == 1
+    (row,) = store.log(created.room)
+    assert (row.seq, row.seat, row.action) == (1, action.player, str(action))
+    g = new_game(3, seed=5)
+    g.apply(action)
+    assert store.game(created.room).to_dict() == g.to_dict()
+
+
+def test_a_second_click_on_the_old_state_is_told_the_game_moved_on(room) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    store.play(created.room, code, action, seen)
+    with pytest.raises(GameMovedOn, match="the game moved on: 1 decision came after"):
+        store.play(created.room, code, action, seen)
+    assert len(store.log(created.room)) == 1
+
+
+def test_a_wrong_code_or_another_rooms_code_changes_nothing_and_says_why(room) -> None:
+    store, created = room
+    other = store.create_room(new_game(3, seed=6), SEATS)
+    code, action, seen = _turn(store, created)
+    with pytest.raises(WrongCode, match="no seat's code"):
+        store.play(created.room, "not-a-code", action, seen)
+    with pytest.raises(WrongCode, match="another room"):
+        store.play(created.room, other.codes[action.player], action, seen)
+    assert store.log(created.room) == [] and store.log(other.room) == []
+
+
+def test_a_code_acts_for_its_own_seat_only(room) -> None:
+    store, created = room
+    g = store.game(created.room)
+    other = next(p for p in ("Ada", "Bo") if p != g.current_player)
+    with pytest.raises(NotYourTurn, match="a code acts for its own seat only"):
+        store.play(created.room, created.codes[other], g.legal_actions()[0], 0)
+    with pytest.raises(NotYourTurn, match=f"it is {g.current_player}'s turn"):
+        store.play(created.room, created.codes[other], f"{other}: pass", 0)
+
+
+def test_an_illegal_action_is_refused_with_the_rule_and_nothing_is_written(room) -> None:
+    store, created = room
+    code, action, _ = _turn(store, created)
+    with pytest.raises(IllegalAction) as e:
+        store.play(created.room, code, f"{action.player}: open 50 at 50", 0)
+    assert e.value.rule and store.log(created.room) == []
+
+
+def test_an_unknown_room_lists_the_rooms(room) -> None:
+    store, created = room
+    with pytest.raises(UnknownRoom, match=created.room):
+        store.game("nope")
+
+
+def test_the_teacher_pauses_and_resumes_a_room(room) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    with pytest.raises(WrongCode, match="teacher's code"):
+        store.set_paused(created.room, code, True)
+    store.set_paused(created.room, created.teacher, True)
+    with pytest.raises(Paused):
+        store.play(created.room, code, action, seen)
+    store.set_paused(created.room, created.teacher, False)
+    assert store.play(created.room, code, action, seen) == 1
+
+
+def test_the_teacher_undoes_the_last_decision_with_an_undo_row(room) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    store.play(created.room, code, action, seen)
+    assert store.undo_last(created.room, created.teacher) == 2
+    assert [r.action for r in store.log(created.room)] == [str(action), "undo"]
+    assert store.game(created.room).to_dict() == new_game(3, seed=5).to_dict()
+    with pytest.raises(RoomError, match="nothing to undo"):
+        store.undo_last(created.room, created.teacher)
+
+
+def test_a_seat_handed_to_a_bot_and_back_gets_a_new_code(room) -> None:
+    store, created = room
+    g = store.game(created.room)
+    seat = g.current_player
+    assert store.set_seat(created.room, created.teacher, seat, "random") is None
+    with pytest.raises(WrongCode):
+        store.play(created.room, created.codes[seat], g.legal_actions()[0], 0)
+    new = store.set_seat(created.room, created.teacher, seat, None)
+    assert new and new != created.codes[seat]
+    assert store.play(created.room, new, g.legal_actions()[0], 0) == 1
+
+
+def test_one_process_drives_the_bots_under_a_lease(room) -> None:
+    store, created = room
+    first, second = BotDriver(store, created.room, "one"), BotDriver(store, created.room, "two")
+    while store.game(created.room).current_player != "Cy":
+        code, action, seen = _turn(store, created)
+        store.play(created.room, code, action, seen)
+    assert first.step() and second.step() == []
+    with pytest.raises(RoomError, match="lease"):
+        store.play_bot(created.room, "two", "Cy: pass", len(store.log(created.room)))
+
+
+def test_an_expired_lease_is_taken_over(room) -> None:
+    store, created = room
+    assert store.take_lease(created.room, "one", seconds=-1)  # already expired: its holder stopped
+    assert store.take_lease(created.room, "two") and not store.take_lease(created.room, "one")
+
+
+def test_a_reopened_store_resumes_at_the_same_state(room, tmp_path) -> None:
+    store, created = room
+    driver = BotDriver(store, created.room)
+    while len(store.log(created.room)) < 12:
+        if store.game(created.room).current_player == "Cy":
+            driver.step()
+        else:
+            store.play(created.room, *_turn(store, created))
+    again = SQLiteStore(tmp_path / "rooms.sqlite")
+    assert again.log(created.room) == store.log(created.room)
+    assert again.game(created.room).to_dict() == store.game(created.room).to_dict()
+
+
+def test_a_room_is_exported_as_a_save_and_a_save_imported_as_a_room(room, tmp_path) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    store.play(created.room, code, action, seen)
+    path = store.export(created.room, tmp_path / "room.json")
+    g = load(path)
+    assert g.to_dict() == store.game(created.room).to_dict()
+    imported = store.create_room(g, SEATS)
+    assert store.game(imported.room).to_dict() == g.to_dict()
+
+
+def test_the_seats_must_be_the_games_players(room) -> None:
+    store, _ = room
+    with pytest.raises(RoomError, match="the game's players"):
+        store.create_room(new_game(3, seed=1), SEATS[:2])
+    with pytest.raises(RoomError, match="'bot' with a bot's name"):
+        store.create_room(new_game(3, seed=1), [Seat("Ada", "bot"), *SEATS[1:]])
+
+
+# --- files that are not room stores: clear errors, nothing overwritten ----------------------------
+
+def test_a_corrupted_file_is_refused_and_left_as_it_was(tmp_path) -> None:
+    path = tmp_path / "rooms.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="not a room store"):
+        SQLiteStore(path)
+    assert path.read_bytes() == before
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path) -> None:
+    path = tmp_path / "other.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE invoices (id INTEGER)")
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match=r"another program \(tables: invoices\)"):
+        SQLiteStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_store_of_an_unknown_schema_version_is_refused(room, tmp_path) -> None:
+    store, _ = room
+    store._con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}"):
+        SQLiteStore(tmp_path / "rooms.sqlite")
+
+
+def test_a_log_that_no_longer_replays_is_a_clear_error_and_is_kept(room, tmp_path) -> None:
+    store, created = room
+    code, action, seen = _turn(store, created)
+    store.play(created.room, code, action, seen)
+    store._con.execute("INSERT INTO log VALUES (?, 2, 'Ada', 'Ada: open 50 at 50', 0)", (created.room,))
+    fresh = SQLiteStore(tmp_path / "rooms.sqlite")
+    with pytest.raises(StoreError, match="decision 2 .* no longer replays"):
+        fresh.game(created.room)
+    assert len(fresh.log(created.room)) == 2  # nothing removed
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+def test_room_create_list_and_export_on_the_command_line(tmp_path, capsys) -> None:
+    from powergrid_nb.cli import main
+
+    db = tmp_path / "rooms.sqlite"
+    assert main(["room", "create", "--db", str(db), "--players", "Ada,Bo,Cy", "--bot", "Cy=heuristic",
+                 "--seed", "1", "--title", "Class 3B"]) == 0
+    out = capsys.readouterr().out
+    (info,) = SQLiteStore(db).rooms()
+    assert f"room {info.id} 'Class 3B'" in out and "teacher code: " in out and "Cy:  bot (heuristic)" in out
+    code = out.split("Ada: ")[1].split()[0]
+    assert SQLiteStore(db).seat_of(code) == (info.id, "Ada")
+    assert main(["room", "list", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert f"{info.id}  Class 3B  Ada, Bo, Cy  germany/original  0 decisions  running" in listed
+    assert main(["room", "export", info.id, str(tmp_path / "g.json"), "--db", str(db)]) == 0
+    assert load(tmp_path / "g.json").to_dict() == new_game(["Ada", "Bo", "Cy"], seed=1).to_dict()
+
+
+def test_room_command_errors_say_what_is_wrong(tmp_path, capsys) -> None:
+    from powergrid_nb.cli import main
+
+    db = tmp_path / "rooms.sqlite"
+    assert main(["room", "create", "--db", str(db), "--bot", "Zed=heuristic"]) == 2
+    assert "--bot names a seat that is not a player (Zed)" in capsys.readouterr().err
+    assert main(["room", "export", "nope", "x.json", "--db", str(db)]) == 2
+    assert "no room 'nope'" in capsys.readouterr().err
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("hello")
+    assert main(["room", "list", "--db", str(bad)]) == 2
+    assert "not a room store" in capsys.readouterr().err
