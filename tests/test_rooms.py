@@ -266,3 +266,44 @@ def test_room_command_errors_say_what_is_wrong(tmp_path, capsys) -> None:
     bad.write_text("hello")
     assert main(["room", "list", "--db", str(bad)]) == 2
     assert "not a room store" in capsys.readouterr().err
+
+
+def test_a_snapshot_is_the_game_and_the_rows_it_replays_read_together(room) -> None:
+    store, created = room
+    store.play(created.room, *_turn(store, created))
+    g, seen = store.snapshot(created.room)
+    assert seen == len(store.log(created.room)) == 1
+    assert g.to_dict() == store.game(created.room).to_dict()
+
+
+def test_a_file_held_by_another_writer_too_long_is_a_clear_error(room, tmp_path) -> None:
+    store, created = room
+    other = SQLiteStore(tmp_path / "rooms.sqlite", timeout=0.2)
+    store._con.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(RoomError, match="is busy: another writer held it for more than 0.2 s"):
+            other.play(created.room, *_turn(other, created))
+    finally:
+        store._con.execute("ROLLBACK")
+    assert other.play(created.room, *_turn(other, created)) == 1
+
+
+def test_processes_opening_a_new_file_at_once_all_get_the_store(tmp_path) -> None:
+    import threading
+
+    errors = []
+    for k in range(20):
+        path, start = tmp_path / f"r{k}.sqlite", threading.Barrier(4)
+
+        def open_it(path=path, start=start) -> None:
+            start.wait()
+            try:
+                SQLiteStore(path).close()
+            except Exception as e:  # noqa: BLE001 (collected for the assert)
+                errors.append(repr(e))
+        threads = [threading.Thread(target=open_it) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []

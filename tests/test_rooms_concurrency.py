@@ -9,8 +9,8 @@ replayed, the replay the store's game, and that game loads back from its ``to_di
 
 With one seat per process, two decisions can never be made on the same state (only the player to act
 may decide, and the engine checks it): the race there is for the file's write lock and the reads
-between writes. A player's second tab (two processes on one seat) races on the decision itself, which
-is where :class:`GameMovedOn` comes from; both are run.
+between writes. :class:`GameMovedOn` comes from a player's second tab (two processes on one seat) or
+from the teacher's undo landing between a player's look and click; all three are run.
 """
 
 from __future__ import annotations
@@ -27,27 +27,34 @@ from pathlib import Path
 import pytest
 
 from powergrid_nb import Game, new_game
-from powergrid_nb.rooms import GameMovedOn, Seat, SQLiteStore
+from powergrid_nb.rooms import Created, GameMovedOn, RoomError, Seat, SQLiteStore
 
 SPAWN = mp.get_context("spawn")
 
 
 # --- worker processes (top level: "spawn" imports them by name) -------------------------------------
 def _player(path: str, room: str, codes: dict[str, str], seed: int, cap: int, resend: bool,
-            start, results) -> None:
-    """Play random legal moves for the seats of ``codes`` until the game is over or has ``cap`` decisions.
+            seen_from_log: bool, start, results) -> None:
+    """Play random legal moves for the seats of ``codes`` until the game is over or has ``cap`` log rows.
 
     Puts ``(seed, {"played", "moved_on", "resent_refused", "polls"})`` on ``results`` (or
     ``(seed, traceback)``). ``resend``: after each own decision, send it again with the same ``seen``
-    (a double click), which must be refused with GameMovedOn."""
+    (a double click), which must be refused with GameMovedOn. ``seen``: the game's decisions, or with
+    ``seen_from_log`` (rooms with undo rows) the log's length read before the game, so the game is at
+    least as new as ``seen`` says and a newer one can only make ``play`` refuse with GameMovedOn."""
     try:
         store = SQLiteStore(path)
         rng = random.Random(seed)
         counts = {"played": 0, "moved_on": 0, "resent_refused": 0, "polls": 0}
         start.wait(60)
+        rows = 0
         while True:
-            g = store.game(room)
-            seen = len(g.actions)  # the rows this game is the replay of (no undo in these rooms)
+            if seen_from_log:
+                rows += len(store.log(room, rows))
+                g, seen = store.game(room), rows
+            else:
+                g = store.game(room)
+                seen = len(g.actions)  # the rows this game is the replay of (no undo in these rooms)
             if g.is_over or seen >= cap:
                 break
             seat = g.current_player
@@ -72,6 +79,25 @@ def _player(path: str, room: str, codes: dict[str, str], seed: int, cap: int, re
         results.put((seed, counts))
     except BaseException:
         results.put((seed, traceback.format_exc()))
+
+
+def _teacher(path: str, room: str, teacher: str, cap: int, start, results) -> None:
+    """The teacher's undo every 5-25 ms until the room has ``cap`` log rows or its game is over."""
+    try:
+        store = SQLiteStore(path)
+        rng = random.Random(0)
+        counts = {"undone": 0, "nothing": 0}
+        start.wait(60)
+        while len(store.log(room)) < cap and not store.game(room).is_over:
+            time.sleep(rng.uniform(0.005, 0.025))
+            try:
+                store.undo_last(room, teacher)
+                counts["undone"] += 1
+            except RoomError:  # nothing to undo yet
+                counts["nothing"] += 1
+        results.put(("teacher", counts))
+    except BaseException:
+        results.put(("teacher", traceback.format_exc()))
 
 
 def _die_after_insert(path: str, room: str, code: str, action: str, seen: int) -> None:
@@ -103,44 +129,59 @@ def _hold_lock(path: str, room: str, seat: str, action: str, seen: int, locked) 
 
 # --- helpers --------------------------------------------------------------------------------------------
 def _room(tmp_path: Path, players: int, seed: int) -> tuple[str, SQLiteStore, str, Game, dict[str, str]]:
-    path = str(tmp_path / "rooms.sqlite")
-    setup = new_game(players, seed=seed)
-    store = SQLiteStore(path)
-    created = store.create_room(setup, [Seat(p, "human") for p in setup.players], title="concurrency")
+    path, store, created, setup = _created(tmp_path, players, seed)
     return path, store, created.room, setup, created.codes
 
 
+def _created(tmp_path: Path, players: int, seed: int) -> tuple[str, SQLiteStore, Created, Game]:
+    path = str(tmp_path / "rooms.sqlite")
+    setup = new_game(players, seed=seed)
+    store = SQLiteStore(path)
+    return path, store, store.create_room(setup, [Seat(p, "human") for p in setup.players]), setup
+
+
 def _run_players(path: str, room: str, plan: list[dict[str, str]], cap: int, resend: bool = False,
-                 timeout: float = 90) -> list[dict]:
-    """One spawned process per entry of ``plan`` (its seats' codes), started together; their counts."""
-    start, results = SPAWN.Event(), SPAWN.Queue()
-    procs = [SPAWN.Process(target=_player, args=(path, room, codes, 100 + k, cap, resend, start, results))
+                 teacher: str | None = None, timeout: float = 90) -> list[dict]:
+    """One spawned process per entry of ``plan`` (its seats' codes), and one for the ``teacher``'s undos
+    if given, started together once each has opened its store; their counts (the teacher's last)."""
+    n = len(plan) + (teacher is not None)
+    start, results = SPAWN.Barrier(n + 1), SPAWN.Queue()
+    procs = [SPAWN.Process(target=_player, args=(path, room, codes, k, cap, resend, teacher is not None,
+                                                 start, results))
              for k, codes in enumerate(plan)]
+    if teacher is not None:
+        procs.append(SPAWN.Process(target=_teacher, args=(path, room, teacher, cap, start, results)))
     for p in procs:
         p.start()
-    start.set()  # each worker opens its store first, then waits for this
     out = {}
-    deadline = time.monotonic() + timeout
     try:
+        start.wait(60)
+        deadline = time.monotonic() + timeout
         while len(out) < len(procs):
-            seed, counts = results.get(timeout=max(0.1, deadline - time.monotonic()))
-            assert isinstance(counts, dict), f"worker {seed} failed:\n{counts}"
-            out[seed] = counts
+            who, counts = results.get(timeout=max(0.1, deadline - time.monotonic()))
+            assert isinstance(counts, dict), f"worker {who} failed:\n{counts}"
+            out[who] = counts
     finally:
         for p in procs:
             p.join(5)
             if p.is_alive():
                 p.kill()
     assert all(p.exitcode == 0 for p in procs), [p.exitcode for p in procs]
-    return [out[k] for k in sorted(out)]
+    return [out[k] for k in range(len(plan))] + ([out["teacher"]] if teacher is not None else [])
 
 
 def _check_room(store: SQLiteStore, room: str, setup: Game) -> Game:
-    """The log is whole and replays to the store's game; returns that game."""
+    """The file is sound, the log is whole and replays to the store's game; returns that game."""
+    with sqlite3.connect(store.path) as con:
+        assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     log = store.log(room)
     assert [d.seq for d in log] == list(range(1, len(log) + 1))  # no gap, no duplicate
     replay = Game.from_dict(setup.to_dict())
     for d in log:
+        if d.action == "undo":  # the teacher's: it takes back the last decision still standing
+            assert d.seat == "teacher" and replay.actions, d
+            replay.undo(1)
+            continue
         assert d.seat == d.action.split(":", 1)[0] == replay.current_player, d
         assert replay.is_legal(d.action), d
         replay.apply(d.action)
@@ -151,6 +192,7 @@ def _check_room(store: SQLiteStore, room: str, setup: Game) -> Game:
 
 
 # --- the tests -------------------------------------------------------------------------------------------
+@pytest.mark.slow  # 4-9 s: six spawned processes, a whole 6-player game
 def test_six_processes_one_seat_each_play_a_whole_game(tmp_path):
     """A 6-player game, each seat its own process, to the end (or 1000 decisions: random 6-player games
     end after about 800). Each worker also sends each of its decisions a second time with the same
@@ -167,6 +209,7 @@ def test_six_processes_one_seat_each_play_a_whole_game(tmp_path):
     assert sum(c["moved_on"] for c in counts) == 0
 
 
+@pytest.mark.slow  # 3-4 s
 def test_two_processes_per_seat_race_on_each_decision(tmp_path):
     """A 3-player game with each seat open in two processes (two tabs of one code), to the end: both
     tabs decide on the same state, one decision is appended and the other gets GameMovedOn."""
@@ -177,6 +220,23 @@ def test_two_processes_per_seat_race_on_each_decision(tmp_path):
     assert g.is_over
     assert sum(c["played"] for c in counts) == len(store.log(room))
     assert sum(c["moved_on"] for c in counts) > 0, counts  # the race was real
+
+
+@pytest.mark.slow  # 3-6 s
+def test_the_teachers_undo_races_with_six_players(tmp_path):
+    """Six processes, one seat each, and a seventh for the teacher's undo every 5-25 ms, to 300 log rows:
+    a player who decided on the game before an undo is told the game moved on, and the log with its
+    undo rows replays to the store's game."""
+    path, store, created, setup = _created(tmp_path, 6, seed=11)
+    plan = [{seat: code} for seat, code in created.codes.items()]
+    *counts, teacher = _run_players(path, created.room, plan, cap=300, teacher=created.teacher)
+    _check_room(store, created.room, setup)
+    log = store.log(created.room)
+    assert len(log) in (300, 301)  # the teacher may undo once more after the players stopped at 300
+    undos = sum(d.action == "undo" for d in log)
+    assert undos == teacher["undone"] > 0
+    assert sum(c["played"] for c in counts) == len(log) - undos
+    assert sum(c["moved_on"] for c in counts) > 0, (counts, teacher)  # the race was real
 
 
 def _next_move(store: SQLiteStore, room: str) -> tuple[str, str, int]:
@@ -228,7 +288,7 @@ def test_writer_killed_while_holding_the_write_lock(tmp_path):
         assert reader.log(room) == before and reader.game(room).to_dict() == state  # WAL: reads go on
         blocked = SQLiteStore(path, timeout=0.3)
         t = time.monotonic()
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
+        with pytest.raises((sqlite3.OperationalError, RoomError)):  # today sqlite3's "database is locked"
             blocked.play(room, codes[seat], action, seen)
         assert time.monotonic() - t >= 0.25  # it waited for the lock, then gave up
     finally:

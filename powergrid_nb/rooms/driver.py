@@ -40,11 +40,10 @@ class BotDriver:
         bots = {s.name: s.bot for s in self.store.seats(self.room) if s.kind == "bot"}
         paused = {r.id: r.paused for r in self.store.rooms()}.get(self.room, False)
         while len(done) < max_moves and not paused and not (stop and stop()):
-            g = self.store.game(self.room)
+            g, seen = self.store.snapshot(self.room)  # together: a later undo can only be GameMovedOn
             seat = g.current_player
             if g.is_over or seat not in bots:
                 break
-            seen = len(self.store.log(self.room))
             try:
                 action = self._bot(seat, bots[seat]).act(g)
                 done.append(self.store.play_bot(self.room, self.holder, action, seen))

@@ -71,8 +71,7 @@ class SQLiteStore(RoomStore):
         self._check_schema()
         # only now, on a file known to be a room store: write-ahead logging (readers never wait for a
         # writer); switching it on rewrites the file's header, which another program's file must keep
-        if self._con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            self._con.execute("PRAGMA journal_mode = WAL")
+        self._wal()
 
     # --- the file ---------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -84,6 +83,20 @@ class SQLiteStore(RoomStore):
             raise StoreError(f"{self.path.name} is not a room store (SQLite says: {e}); nothing in it was "
                              "changed. Give a new file name, or the file the teacher's app created") from None
         return con
+
+    def _wal(self) -> None:
+        """Switch the file to WAL; another process switching it at the same moment holds the file for
+        an instant, and SQLite does not wait for that by itself: retry until the timeout."""
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                if self._con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._con.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise StoreError(f"{self.path.name} stays locked by another program ({e})") from None
+                time.sleep(0.01)
 
     @staticmethod
     def _tables(con: sqlite3.Connection) -> set[str]:
@@ -111,7 +124,11 @@ class SQLiteStore(RoomStore):
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction holding the file's write lock from its start (BEGIN IMMEDIATE)."""
         con = self._con
-        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            raise RoomError(f"the rooms file {self.path.name} is busy: another writer held it for more than "
+                            f"{self._timeout:g} s ({e}); nothing was written, try again") from None
         try:
             yield con
         except BaseException:
@@ -182,6 +199,10 @@ class SQLiteStore(RoomStore):
 
     def game(self, room: str) -> Game:
         return self._replayed(room)[0].copy()
+
+    def snapshot(self, room: str) -> tuple[Game, int]:
+        g, rows = self._replayed(room)
+        return g.copy(), rows
 
     def seat_of(self, code: str, room: str | None = None) -> tuple[str, str]:
         row = self._con.execute("SELECT room, seat FROM seats WHERE code_hash = ?",

@@ -126,6 +126,11 @@ class RoomStore(ABC):
         """The game of ``room`` now: the replay of its log (a copy; changing it changes nothing here)."""
 
     @abstractmethod
+    def snapshot(self, room: str) -> tuple[Game, int]:
+        """The game of ``room`` and the number of log rows it replays, read together: the ``seen`` to
+        send with a decision made on that game."""
+
+    @abstractmethod
     def seat_of(self, code: str, room: str | None = None) -> tuple[str, str]:
         """(room, seat) of a join code; :class:`WrongCode` if it is none (or another room's)."""
 
