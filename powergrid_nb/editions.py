@@ -89,9 +89,13 @@ class Edition:
     def end_phase2(self, g: Game) -> None:
         """Hook when every player has bought or passed."""
 
+    # What breaks a tie on cities powered, in order (R100-R102): "money" left, "network" (cities owned)
+    tiebreaks: tuple[str, ...] = ("money",)
+
     def tiebreak(self, g: Game, p: int) -> tuple[int, ...]:
-        """Ranking key after cities powered (R100-R102)."""
-        return (g.s.money[p],)
+        """Ranking key after cities powered (R100-R102), in the order of :attr:`tiebreaks`."""
+        s = g.s
+        return tuple(s.money[p] if k == "money" else len(s.mine[p]) for k in self.tiebreaks)
 
 
 class Original(Edition):
@@ -125,8 +129,7 @@ class Original(Edition):
             box_lowest(g, "R38", "no plant was bought this round")
             replace(g)
 
-    def tiebreak(self, g: Game, p: int) -> tuple[int, ...]:
-        return (g.s.money[p], len(g.s.mine[p]))  # R101, R102
+    tiebreaks = ("money", "network")  # R101, R102
 
 
 class Recharged(Edition):

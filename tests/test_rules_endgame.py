@@ -6,7 +6,7 @@ import pytest
 from _helpers_steps import S3, build_turn, done_phase, events, filler, scenario
 from _position import assert_illegal
 
-from powergrid_nb import Build, Done, Power
+from powergrid_nb import Build, Done, Power, new_game
 from powergrid_nb.events import Decision, GameOver
 
 HIGH = [21, 22, 23, 24, 25, 26]  # a Step-3 market no city count reaches (R68 stays quiet)
@@ -183,3 +183,13 @@ def test_R103_three_way_shared_victory():
     done_phase(g)
     assert sorted(g.winners) == ["Ada", "Bo", "Cy"]
     assert g.returns()["Dee"] == 0.0 and g.returns()["Cy"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("edition,tiebreaks", [("original", ("money", "network")), ("recharged", ("money",))])
+def test_R100_R102_the_tiebreaks_are_the_rank_key_after_cities_powered(edition, tiebreaks) -> None:
+    """g.tiebreaks names what rank_key holds after the cities powered, in order."""
+    g = new_game(3, edition=edition, seed=2)
+    assert g.tiebreaks == tiebreaks
+    for p in g.players:
+        facts = {"money": g.money(p), "network": len(g.cities_of(p))}
+        assert g.rank_key(p)[1:] == tuple(facts[k] for k in tiebreaks)

@@ -65,17 +65,21 @@ def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
                         index=pd.Index(range(2, 7), name="players"))
 
 
+def _tiebreaks(edition: str) -> tuple[str, ...]:
+    return new_game(3, edition=edition, seed=0).tiebreaks
+
+
 def decided_by(edition: str, standings: Mapping[str, tuple[int, int, int]]) -> tuple[list[str], str]:
     """The winners and what decided it, from each player's (cities powered, money, cities in network)
-    at the end: most powered (R100), then most money (R101), then, in the original only, most cities
-    (R102); players still level share the victory."""
-    keys = [0, 1, 2] if edition == "original" else [0, 1]
+    at the end: most powered (R100), then the edition's tie-breaks in its order (``g.tiebreaks``: money,
+    R101; in the original also the network, R102); players still level share the victory."""
+    keys = [0, *(1 if k == "money" else 2 for k in _tiebreaks(edition))]
     left = list(standings)
-    for i, k in enumerate(keys):
+    for k in keys:
         best = max(standings[p][k] for p in left)
         left = [p for p in left if standings[p][k] == best]
         if len(left) == 1:
-            return left, HOW[i]
+            return left, HOW[k]
     return left, HOW[3]
 
 
@@ -90,7 +94,7 @@ def tie_summary(games: pd.DataFrame, edition: str) -> pd.DataFrame:
     n = len(how)
     rows = []
     for way in HOW:
-        if way == HOW[2] and edition != "original":
+        if way == HOW[2] and "network" not in _tiebreaks(edition):
             continue  # Recharged has no second tie-break
         k = how.count(way)
         lo, hi = wilson(k, n)
