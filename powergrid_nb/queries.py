@@ -316,12 +316,6 @@ class Queries:
         """Cities each player can power now with their plants and tokens (R99); final at the end."""
         return {self.ctx.names[p]: bureaucracy.score(self, p) for p in self.ctx.humans}  # type: ignore[arg-type]
 
-    @property
-    def tiebreaks(self) -> tuple[str, ...]:
-        """What breaks a tie on cities powered, in order (R100-R102): ``"money"`` left, then in the
-        original ``"network"`` (cities owned); the rest of :meth:`rank_key`."""
-        return self.ctx.edition.tiebreaks
-
     def rank_key(self, player: str) -> tuple[int, ...]:
         """What ranks ``player`` (higher is better): cities powered (R99), then the edition's
         tie-breaks (R100-R102: money, [ORIG] cities)."""

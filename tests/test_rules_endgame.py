@@ -187,9 +187,9 @@ def test_R103_three_way_shared_victory():
 
 @pytest.mark.parametrize("edition,tiebreaks", [("original", ("money", "network")), ("recharged", ("money",))])
 def test_R100_R102_the_tiebreaks_are_the_rank_key_after_cities_powered(edition, tiebreaks) -> None:
-    """g.tiebreaks names what rank_key holds after the cities powered, in order."""
+    """The edition's tiebreaks name what rank_key holds after the cities powered, in order."""
     g = new_game(3, edition=edition, seed=2)
-    assert g.tiebreaks == tiebreaks
+    assert g.rules.tiebreaks == tiebreaks
     for p in g.players:
         facts = {"money": g.money(p), "network": len(g.cities_of(p))}
         assert g.rank_key(p)[1:] == tuple(facts[k] for k in tiebreaks)

@@ -66,13 +66,14 @@ def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
 
 
 def _tiebreaks(edition: str) -> tuple[str, ...]:
-    return new_game(3, edition=edition, seed=0).tiebreaks
+    return new_game(3, edition=edition, seed=0).rules.tiebreaks
 
 
 def decided_by(edition: str, standings: Mapping[str, tuple[int, int, int]]) -> tuple[list[str], str]:
     """The winners and what decided it, from each player's (cities powered, money, cities in network)
-    at the end: most powered (R100), then the edition's tie-breaks in its order (``g.tiebreaks``: money,
-    R101; in the original also the network, R102); players still level share the victory."""
+    at the end: most powered (R100), then the edition's tie-breaks in its order
+    (``g.rules.tiebreaks``: money, R101; in the original also the network, R102); players still level
+    share the victory."""
     keys = [0, *(1 if k == "money" else 2 for k in _tiebreaks(edition))]
     left = list(standings)
     for k in keys:
