@@ -41,6 +41,14 @@ def test_hints_are_on_when_a_human_plays_and_off_in_a_bot_only_game() -> None:
     assert t.hints.hint.layout.display == "none"
 
 
+def test_turning_hints_off_hides_the_hint_controls_and_nothing_else() -> None:
+    t = hinted_table()
+    t.hints.enabled.value = False
+    assert t.hints.hint.layout.display == "none" and t.hints.status.layout.display == "none"
+    for x in (t.status, t.message, t.log_view, t.toolbar.save, t.toolbar.undo):
+        assert x.layout.display is None, x  # labels and buttons share a layout: it must never be hidden
+
+
 def test_a_hint_shows_the_engines_suggestion_and_its_figure() -> None:
     t = hinted_table()
     g = t.game

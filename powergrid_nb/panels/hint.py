@@ -42,6 +42,8 @@ class HintBox:
         self.cancel_button = button("Cancel", "pg-hint-cancel", self.cancel, tooltip="stop the analysis")
         self.progress = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="120px"))
         self.status = label(cls="pg-hint-status")
+        for x in (self.hint, self.cancel_button, self.status):
+            x.layout = w.Layout()  # their own: refresh() hides them, and the shared layout is every label's
         self.row = w.HBox([self.enabled, self.hint, self.cancel_button, self.progress, self.status],
                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
         self.row.add_class("pg-hint-row")
