@@ -73,9 +73,11 @@ def test_leader_win_rate_has_a_wilson_interval_over_the_games_past_round_k(res) 
         assert row["games"] == len(mine) and row["wins"] == mine["won"].sum()
         assert (row["low"], row["high"]) == pytest.approx(wilson(mine["won"].sum(), len(mine)))
         assert row["fair_share"] == pytest.approx(0.25)
-    n = int(rates["games"].iloc[0]) if rates["games"].nunique() == 1 else None
     title = catchup.leader_figure(rates).layout.title.text
-    assert (f"n = {n} games per point" in title) if n else "games per point" in title
+    lo, hi = int(rates["games"].min()), int(rates["games"].max())
+    assert (f"n = {lo} games per point" if lo == hi else f"n = {lo}-{hi} games per point") in title
+    spread = rates.assign(games=[7, 9] + [9] * (len(rates) - 2))
+    assert "n = 7-9 games per point" in catchup.leader_figure(spread).layout.title.text
 
 
 def test_leader_difference_is_paired_by_seed(res) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..editions import get_edition
 from ..game import Game
 from ..newgame import new_game
 from ..results import mean_interval, wilson
@@ -66,7 +67,7 @@ def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
 
 
 def _tiebreaks(edition: str) -> tuple[str, ...]:
-    return new_game(3, edition=edition, seed=0).rules.tiebreaks
+    return get_edition(edition).tiebreaks
 
 
 def decided_by(edition: str, standings: Mapping[str, tuple[int, int, int]]) -> tuple[list[str], str]:
