@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app lessons lessons-app test setup browser bench clean
+.PHONY: lab app classroom lessons lessons-app test setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,20 @@ APP_PATH  := $(CURDIR)/powergrid_nb/jupyter_data$(if $(JUPYTER_PATH),:$(JUPYTER_
 lab: $(STAMP)
 	$(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_FLAGS) notebooks/01_play.ipynb
 
+# Play as a class (README): ROOMS=class.sqlite is the rooms file whose rooms players join by code;
+# APP_HOST=0.0.0.0 lets the other machines of the class network open the app (Voila: this machine only).
+ROOMS ?=
+APP_HOST ?=
+ROOMS_ENV = $(if $(ROOMS),POWERGRID_ROOMS="$(abspath $(ROOMS))",)
 app: $(STAMP)
-	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(APP_FLAGS) notebooks/app.ipynb
+	JUPYTER_PATH="$(APP_PATH)" $(ROOMS_ENV) \
+		$(BIN)/voila $(APP_FLAGS) $(if $(APP_HOST),--Voila.ip=$(APP_HOST),) notebooks/app.ipynb
+
+# The teacher's view of the rooms (notebooks/classroom.ipynb) in JupyterLab, on the teacher's machine only.
+CLASSROOM_LAB_FLAGS := --LabApp.default_url=/lab/tree/classroom.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+classroom: $(STAMP)
+	$(ROOMS_ENV) $(BIN)/jupyter lab $(ROOT_FLAG) $(CLASSROOM_LAB_FLAGS) notebooks/classroom.ipynb
 
 # The course (notebooks/lessons/README.md): JupyterLab on lesson 1, the others beside it; or the lessons as
 # read-only web pages with Voila (the code shows, nobody can change it; the exercises need JupyterLab).

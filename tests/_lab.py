@@ -142,21 +142,24 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"), PYTHONUNBUFFERED="1")
     for key, path in (("PYTHONPATH", ROOT), ("JUPYTER_PATH", ROOT / "powergrid_nb" / "jupyter_data")):
         env[key] = os.pathsep.join(p for p in (str(path), os.environ.get(key, "")) if p)
-    for key in ("SERVER_SOFTWARE", "POWERGRID_APP", "POWERGRID_SAVES"):  # the app mode is the server's
+    for key in ("SERVER_SOFTWARE", "POWERGRID_APP", "POWERGRID_SAVES", "POWERGRID_ROOMS"):  # the server's own
         env.pop(key, None)
     return root, env
 
 
 @contextlib.contextmanager
 def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
-           first_cell: str | None = None) -> Iterator[Server]:
+           first_cell: str | None = None, environ: dict[str, str] | None = None) -> Iterator[Server]:
     """Start JupyterLab (``kind="lab"``), Voila on the app (``"voila"``) or Voila on the lessons'
     folder as `make lessons-app` does (``"lessons"``) on a free port over a temp copy of notebooks/;
     always stopped (SIGTERM, then wait) and the temp dir removed on exit.
 
-    ``first_cell``: code put in a new first cell of the notebook served (the benchmark's probes)."""
+    ``first_cell``: code put in a new first cell of the notebook served (the benchmark's probes);
+    ``environ``: more variables for the server and its kernels (e.g. ``POWERGRID_ROOMS``, as `make app
+    ROOMS=...` sets it)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
     root, env = _workdir(tmp)
+    env.update(environ or {})
     notebook = APP_NB if kind == "voila" else PLAY_NB
     if first_cell is not None:
         nb_path = root / notebook

@@ -121,6 +121,14 @@ def test_the_teacher_pauses_and_resumes_a_room(room) -> None:
     assert store.play(created.room, code, action, seen) == 1
 
 
+def test_a_teacher_code_is_checked_without_writing_anything(room) -> None:
+    store, created = room
+    store.check_teacher(created.room, created.teacher)
+    with pytest.raises(WrongCode, match="teacher's code"):
+        store.check_teacher(created.room, created.codes["Ada"])
+    assert store.info(created.room).paused is False and store.log(created.room) == []
+
+
 def test_the_teacher_undoes_the_last_decision_with_an_undo_row(room) -> None:
     store, created = room
     code, action, seen = _turn(store, created)
@@ -247,11 +255,23 @@ def test_room_create_list_and_export_on_the_command_line(tmp_path, capsys) -> No
     assert f"room {info.id} 'Class 3B'" in out and "teacher code: " in out and "Cy:  bot (heuristic)" in out
     code = out.split("Ada: ")[1].split()[0]
     assert SQLiteStore(db).seat_of(code) == (info.id, "Ada")
+    assert f"{code}  http://" in out and f":8866/?code={code}" in out  # the join link: `make app`'s address
     assert main(["room", "list", "--db", str(db)]) == 0
     listed = capsys.readouterr().out
     assert f"{info.id}  Class 3B  Ada, Bo, Cy  germany/original  0 decisions  running" in listed
     assert main(["room", "export", info.id, str(tmp_path / "g.json"), "--db", str(db)]) == 0
     assert load(tmp_path / "g.json").to_dict() == new_game(["Ada", "Bo", "Cy"], seed=1).to_dict()
+
+
+def test_room_create_prints_join_links_to_the_app_address_given(tmp_path, capsys) -> None:
+    from powergrid_nb.cli import main
+
+    db = tmp_path / "rooms.sqlite"
+    assert main(["room", "create", "--db", str(db), "--players", "Ada,Bo", "--app-url",
+                 "http://class.example:8866/"]) == 0
+    out = capsys.readouterr().out
+    code = out.split("Ada: ")[1].split()[0]
+    assert f"Ada: {code}  http://class.example:8866/?code={code}" in out
 
 
 def test_room_command_errors_say_what_is_wrong(tmp_path, capsys) -> None:

@@ -260,20 +260,25 @@ class Table(w.VBox):
         self._frames.clear()
         if g is None:
             return
-        who = g.current_player
-        what = ""  # who is None once the game is over
-        if who in self.bots:
-            what = f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
-        elif who is not None:
-            what = f": {esc(hint(g, g.legal_actions()))}"
         self.status.value = (f"<div style='font-size:1.15em;padding:4px 0'><b>{esc(status_text(g))}</b>"
-                             f"{what}</div>")
+                             f"{self.turn_note(g.current_player)}</div>")
         self.show_panel()
         self.toolbar.refresh()
         self.hints.refresh()
         self.log_view.value = log_html(g)
         assert self.board is not None
         self.board.refresh()
+
+    def turn_note(self, who: str | None) -> str:
+        """What the status line adds after the game's status (HTML): the bot to act, or what the player
+        to act can do (nothing once the game is over)."""
+        if who in self.bots:
+            return f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
+        return "" if who is None else f": {esc(hint(self.game, self.game.legal_actions()))}"
+
+    def waiting_note(self, who: str | None) -> str:
+        """The phase panel's note (HTML) while no control of this table is to be used."""
+        return note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…") if who else ""
 
     def current_panel(self) -> PhasePanel | None:
         g = self.game
@@ -294,9 +299,7 @@ class Table(w.VBox):
         # only what is shown of the new render is sent to the browser (reuse() keeps the rest)
         with unopened():
             if panel is None:
-                who = g.current_player
-                kids: list[w.Widget] = [label(note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…")
-                                              if who else "")]
+                kids: list[w.Widget] = [label(self.waiting_note(g.current_player))]
             else:
                 kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
             old = self.actions.children

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import RoomError
 from .sqlite import SQLiteStore
-from .store import Seat
+from .store import Seat, join_link
 
 __all__ = ["add_parser", "command"]
 
@@ -30,6 +30,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--from", dest="save", metavar="GAME.json", default=None,
                    help="create: play on from this saved game instead of a new one")
     r.add_argument("--title", default="", help="create: a name for the room, e.g. 'Class 3B'")
+    r.add_argument("--app-url", default=None, metavar="URL",
+                   help="create: where players open the app, for the join links (default: "
+                        "$POWERGRID_APP_URL, else http://THIS-HOST:8866/, where `make app` serves it)")
 
 
 def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
@@ -59,7 +62,8 @@ def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
              f"{g.edition}, {len(g.players)} players, in {store.path}",
              f"teacher code: {created.teacher}  (keep it: pause, undo, hand a seat to a bot)"]
     for p in g.players:
-        who = created.codes[p] if p in created.codes else f"bot ({bots[p]})"
+        code = created.codes.get(p)
+        who = f"{code}  {join_link(code, args.app_url)}" if code else f"bot ({bots[p]})"
         lines.append(f"  {p + ':':<{width}} {who}")
     return "\n".join(lines)
 

@@ -31,6 +31,7 @@ from .store import (
     check_decision,
     code_hash,
     new_code,
+    replay,
 )
 
 __all__ = ["APP", "SCHEMA_VERSION", "SQLiteStore"]
@@ -58,6 +59,7 @@ class SQLiteStore(RoomStore):
         self.path = Path(path)
         self._timeout = timeout
         self._games: dict[str, tuple[Game, int]] = {}  # room -> (replayed game, log rows applied)
+        self._configs: dict[str, dict] = {}  # room -> its set-up's config (never changes)
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         self._con = self._connect()
         if fresh:
@@ -149,19 +151,36 @@ class SQLiteStore(RoomStore):
         return row
 
     def rooms(self) -> list[RoomInfo]:
-        out = []
-        for rid, created, title, setup, paused in self._con.execute(
-                "SELECT id, created, title, setup, paused FROM rooms ORDER BY created, id"):
-            cfg = json.loads(setup)["config"]
-            n = self._count(rid)
-            out.append(RoomInfo(rid, created, title, tuple(cfg["players"]), cfg["map"] if isinstance(
-                cfg["map"], str) else cfg["map"].get("name", "custom"), cfg["edition"], n, bool(paused)))
-        return out
+        return [self.info(r[0]) for r in self._con.execute("SELECT id FROM rooms ORDER BY created, id")]
+
+    def info(self, room: str) -> RoomInfo:
+        con = self._con
+        # one read transaction: the count, the pause and the seats of the same moment
+        con.execute("BEGIN")
+        try:
+            row = con.execute("SELECT created, title, setup, paused FROM rooms WHERE id = ?",
+                              (room,)).fetchone()
+            if row is None:
+                self._room_row(room)  # raises UnknownRoom, naming the rooms there are
+            created, title, setup, paused = row
+            seats = self._seats(room)
+            n = self._count(room)
+        finally:
+            con.execute("COMMIT")
+        cfg = self._configs.get(room)
+        if cfg is None:
+            cfg = self._configs[room] = json.loads(setup)["config"]
+        name = cfg["map"] if isinstance(cfg["map"], str) else cfg["map"].get("name", "custom")
+        return RoomInfo(room, created, title, tuple(cfg["players"]), name, cfg["edition"], n, bool(paused),
+                        seats)
 
     def seats(self, room: str) -> list[Seat]:
         self._room_row(room)
-        return [Seat(s, k, b) for s, k, b in self._con.execute(
-            "SELECT seat, kind, bot FROM seats WHERE room = ? ORDER BY place", (room,))]
+        return list(self._seats(room))
+
+    def _seats(self, room: str) -> tuple[Seat, ...]:
+        return tuple(Seat(s, k, b) for s, k, b in self._con.execute(
+            "SELECT seat, kind, bot FROM seats WHERE room = ? ORDER BY place", (room,)))
 
     def _count(self, room: str, con: sqlite3.Connection | None = None) -> int:
         return (con or self._con).execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE room = ?",
@@ -182,18 +201,11 @@ class SQLiteStore(RoomStore):
         g, done = cached
         rows = con.execute("SELECT seq, action FROM log WHERE room = ? AND seq > ? ORDER BY seq",
                            (room, done)).fetchall()
-        for seq, action in rows:
-            if seq != done + 1:
-                raise StoreError(f"room {room}: the log jumps from decision {done} to {seq}; it no longer "
-                                 "replays, and it was left as it is")
-            try:
-                g.undo(1) if action == UNDO else g.apply(action)
-            except (ValueError, RoomError) as e:  # IllegalAction is a ValueError
-                self._games.pop(room, None)
-                raise StoreError(f"room {room}: decision {seq} ({action!r}) no longer replays ({e}); the "
-                                 "room was left as it is: export it with an older version, or start a new "
-                                 "room") from None
-            done = seq
+        try:
+            done = replay(g, rows, done)
+        except StoreError as e:
+            self._games.pop(room, None)
+            raise StoreError(f"room {room}: {e}") from None
         self._games[room] = (g, done)
         return g, done
 
@@ -243,12 +255,16 @@ class SQLiteStore(RoomStore):
         con.execute("INSERT INTO log VALUES (?, ?, ?, ?, ?)", (room, seq, seat, str(act), time.time()))
         return seq
 
+    @staticmethod
+    def _kind(con: sqlite3.Connection, room: str, seat: str) -> str | None:
+        """"human" or "bot" (None: no such seat), read inside the caller's transaction."""
+        row = con.execute("SELECT kind FROM seats WHERE room = ? AND seat = ?", (room, seat)).fetchone()
+        return None if row is None else row[0]
+
     def play(self, room: str, code: str, action: Action | str, seen: int) -> int:
         with self._write() as con:
             _, seat = self.seat_of(code, room)
-            kind = con.execute("SELECT kind FROM seats WHERE room = ? AND seat = ?",
-                               (room, seat)).fetchone()[0]
-            if kind != "human":
+            if self._kind(con, room, seat) != "human":
                 raise NotYourTurn(f"{seat}'s seat is played by a bot now; the teacher can hand it back")
             return self._decide(room, seat, action, seen, con)
 
@@ -268,15 +284,15 @@ class SQLiteStore(RoomStore):
             if row is None or row[0] != holder or row[1] <= time.time():
                 raise RoomError("only the process holding the room's bot lease moves its bots")
             act = Action.parse(action) if isinstance(action, str) else action
-            kind = con.execute("SELECT kind FROM seats WHERE room = ? AND seat = ?",
-                               (room, act.player)).fetchone()
-            if kind is None or kind[0] != "bot":
+            if self._kind(con, room, act.player) != "bot":
                 raise NotYourTurn(f"{act.player}'s seat is not a bot's")
             return self._decide(room, act.player, act, seen, con)
 
-    def _teacher(self, room: str, teacher: str) -> None:
+    def check_teacher(self, room: str, teacher: str) -> None:
         if self._room_row(room)[1] != code_hash(teacher):
             raise WrongCode("this is not the teacher's code of this room: only the teacher may do that")
+
+    _teacher = check_teacher  # inside the teacher's write transactions
 
     def set_paused(self, room: str, teacher: str, paused: bool) -> None:
         with self._write() as con:

@@ -10,17 +10,21 @@ The rules of a decision (whose turn, is it legal, did the game move on) live her
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
+import socket
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from ..actions import Action
+from ..errors import PowerGridError
 from ..game import Game
 from .errors import GameMovedOn, NotYourTurn, RoomError
 
 __all__ = ["UNDO", "Created", "Decision", "RoomInfo", "RoomStore", "Seat", "check_decision", "code_hash",
-           "new_code"]
+           "app_url", "join_link", "new_code", "replay"]
 
 UNDO = "undo"  # the action text of a teacher's undo: it cancels the last decision still standing
 TEACHER = "teacher"  # the seat name of the teacher's rows in the log
@@ -29,6 +33,24 @@ TEACHER = "teacher"  # the seat name of the teacher's rows in the log
 def new_code() -> str:
     """A fresh join or teacher code: 12 random URL-safe characters (``secrets``)."""
     return secrets.token_urlsafe(9)
+
+
+APP_URL_ENV = "POWERGRID_APP_URL"  # where players open the app, for the join links (e.g. http://host:8866/)
+
+
+APP_PORT = 8866  # Voila's default port: `make app` serves there
+
+
+def app_url(given: str | None = None) -> str:
+    """Where players open the app: ``given``, else ``POWERGRID_APP_URL``, else Voila's default address on
+    this machine (as `make app` serves it)."""
+    return given or os.environ.get(APP_URL_ENV) or f"http://{socket.gethostname()}:{APP_PORT}/"
+
+
+def join_link(code: str, url: str | None = None) -> str:
+    """The link that opens the app (:func:`app_url` of ``url``) at the seat of ``code`` (``?code=``)."""
+    base = app_url(url)
+    return f"{base}{'&' if '?' in base else '?'}code={quote(code, safe='')}"
 
 
 def code_hash(code: str) -> str:
@@ -67,6 +89,7 @@ class RoomInfo:
     edition: str
     decisions: int
     paused: bool
+    seats: tuple[Seat, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +99,25 @@ class Created:
     room: str
     codes: dict[str, str]
     teacher: str
+
+
+def replay(g: Game, rows: list[tuple[int, str]], done: int) -> int:
+    """Apply the log rows ``(seq, action)`` that follow the first ``done`` to ``g`` (a teacher's ``undo``
+    row takes back the last decision standing); returns the rows now applied. Raises
+    :class:`~powergrid_nb.rooms.errors.StoreError` on a gap in the log or a row the rules refuse."""
+    from .errors import StoreError
+
+    for seq, action in rows:
+        if seq != done + 1:
+            raise StoreError(f"the log jumps from decision {done} to {seq}; it no longer replays, and it "
+                             "was left as it is")
+        try:
+            g.undo(1) if action == UNDO else g.apply(action)
+        except (ValueError, PowerGridError) as e:  # IllegalAction is a ValueError
+            raise StoreError(f"decision {seq} ({action!r}) no longer replays ({e}); the room was left as "
+                             "it is: export it with an older version, or start a new room") from None
+        done = seq
+    return done
 
 
 def check_decision(g: Game, seat: str, action: Action | str, seen: int, count: int) -> Action:
@@ -114,6 +156,11 @@ class RoomStore(ABC):
         """Every room, oldest first."""
 
     @abstractmethod
+    def info(self, room: str) -> RoomInfo:
+        """One room: its players, decisions so far, whether paused, its seats (one quick read: clients
+        poll it to see whether the game moved)."""
+
+    @abstractmethod
     def seats(self, room: str) -> list[Seat]:
         """The seats of ``room`` in the game's player order of seats."""
 
@@ -145,6 +192,10 @@ class RoomStore(ABC):
     @abstractmethod
     def play_bot(self, room: str, holder: str, action: Action | str, seen: int) -> int:
         """A bot's decision, appended by the lease holder only; returns its seq."""
+
+    @abstractmethod
+    def check_teacher(self, room: str, teacher: str) -> None:
+        """Raise :class:`WrongCode` unless ``teacher`` is the teacher's code of ``room`` (a read only)."""
 
     @abstractmethod
     def set_paused(self, room: str, teacher: str, paused: bool) -> None:

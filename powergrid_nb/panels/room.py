@@ -1,0 +1,275 @@
+"""A player's table in a class room: the usual table bound to one seat of a room (``powergrid_nb.rooms``).
+
+Only the seat's own controls act, and its decisions go to the room's store (checked there against the
+game as the log has it); the table reads the room a few times a second, so the other seats' moves, a
+pause and a seat handed to a bot appear within a second. Undo, new game, load and the seats belong to
+the teacher (``powergrid_nb.panels.classroom``); Download stays. Bots of the room move from whichever
+process holds the room's bot lease, this one included.
+
+The app page (:func:`app_page`) adds "Join a room" when the server names a rooms file
+(``POWERGRID_ROOMS``); a visitor can only type a code, never a path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import ipywidgets as w
+
+from ..errors import PowerGridError
+from ..rooms import BotDriver, GameMovedOn, RoomClient, RoomError, SQLiteStore
+from ._widgets import ERROR, INFO, OK, PhasePanel, button, esc, label, note, running_loop, with_class
+from .rules import error_html
+from .table import Table, play
+from .toolbar import GameOverPanel
+
+__all__ = ["ROOMS_ENV", "AppPage", "RoomTable", "app_page", "join"]
+
+ROOMS_ENV = "POWERGRID_ROOMS"  # the rooms file the app's join form reads (set by whoever starts the app)
+POLL = 0.25  # seconds between two reads of the room: another seat's move shows within about this
+LEASE_RETRY = 1.0  # seconds before asking again for a bot lease another process holds
+
+
+class RoomOverPanel(GameOverPanel):
+    """The final ranking; the game stays in the room (the teacher exports it)."""
+
+    def render(self, g: Any, player: str | None, legal: list[Any]) -> list[w.Widget]:
+        return [*super().render(g, player, legal)[:2],
+                label(note("The game is over. The teacher can export it for the lessons and the analysis "
+                           "lab."))]
+
+
+class RoomTable(Table):
+    """The table of one seat of a room (``client``: a :class:`~powergrid_nb.rooms.RoomClient`).
+
+    ``poll``: seconds between reads of the room; ``drive_bots``: also move the room's bots when this
+    process holds its lease (bots wait ``delay`` seconds after the last decision)."""
+
+    def __init__(self, client: RoomClient, *, delay: float = 0.6, height: int = 560, poll: float = POLL,
+                 drive_bots: bool = True) -> None:
+        self.client = client
+        self.poll_every = poll
+        self.driver = BotDriver(client.store, client.room) if drive_bots else None
+        self._poll_timer: asyncio.TimerHandle | None = None
+        self._moved_at = time.monotonic()
+        self._lease_refused_at = -LEASE_RETRY
+        self.room_bar = label(cls="pg-room-bar")
+        super().__init__(client.game, None, delay=delay, height=height, app=True)
+        self._over = RoomOverPanel(self)
+        self.hints.enabled.value = False  # the engine's advice is the teacher's call, not on a class table
+        self.hints.row.layout.display = "none"
+        tb = self.toolbar
+        tb.widget.children = [w.HBox([self.room_bar, tb.download, tb.link],
+                                     layout=w.Layout(align_items="center", flex_flow="row wrap"))]
+        self.refresh()
+
+    # --- seats: the room's, read from the store ------------------------------------------------------
+    def seat(self, player: str) -> str:
+        return self.client.kind(player)
+
+    @property
+    def humans(self) -> list[str]:
+        return [self.client.seat] if self.client.kind(self.client.seat) == "human" else []
+
+    def viewer(self) -> str | None:
+        return self.client.seat
+
+    def current_panel(self) -> PhasePanel | None:
+        g = self.game
+        if g is None:
+            return None
+        if g.is_over:
+            return self._over
+        return self._panels.get(g.phase) if self.client.is_mine else None
+
+    def turn_note(self, who: str | None) -> str:
+        if who is None:
+            return ""
+        if self.client.info.paused:
+            return " (the teacher paused the room)"
+        if self.client.is_mine:
+            return super().turn_note(who)
+        kind = self.client.kind(who)
+        if who == self.client.seat:
+            return f" (your seat is played by a {esc(kind)} bot now)"
+        return f" ({esc(kind)} bot)" if kind != "human" else " (at their own screen)"
+
+    def waiting_note(self, who: str | None) -> str:
+        if who is None:
+            return ""
+        if self.client.info.paused:
+            return note("The teacher paused the room: decisions wait until it is resumed.")
+        kind = self.client.kind(who)
+        if who == self.client.seat:
+            return note(f"The teacher handed your seat to a {esc(kind)} bot; ask to have it back.")
+        if kind != "human":
+            return note(f"{esc(who)} ({esc(kind)} bot) is playing…")
+        return note(f"Waiting for {esc(who)}, who decides at their own screen…")
+
+    # --- decisions go to the room ---------------------------------------------------------------------
+    def submit(self, action: Any) -> bool:
+        """Send the seat's decision to the room; a refused one (the game moved on, not your turn, the
+        rules) is reported, and the table shows the room as it is now."""
+        try:
+            self.client.play(action)
+        except GameMovedOn as e:
+            self.say(f"{esc(e)}. Your table now shows the game as it is.", ERROR)
+            self._moved()
+            return False
+        except (PowerGridError, ValueError) as e:  # the rules (with their text) or the room's refusal
+            self.say(error_html(e) if not isinstance(e, RoomError) else esc(e), ERROR)
+            self._sync()
+            return False
+        self.say("")
+        self._moved()
+        return True
+
+    def undo(self) -> None:
+        self.say("In a room only the teacher can take a decision back.", INFO)
+
+    def show_setup(self) -> None:
+        self.say("A room plays the teacher's game: a new game is the teacher's to start.", INFO)
+
+    def set_seat(self, player: str, kind: str) -> None:
+        raise RoomError("in a room the teacher hands seats over (the teacher's view)")
+
+    def pause(self, paused: bool = True) -> None:
+        self.say("Only the teacher pauses and resumes a room.", INFO)
+
+    # --- keeping up with the room ---------------------------------------------------------------------
+    def refresh(self) -> None:
+        super().refresh()
+        info = self.client.info
+        seats = ", ".join(f"{esc(s.name)} ({self._who(s.name)})" for s in info.seats)
+        paused = " · <b style='color:#B00020'>paused by the teacher</b>" if info.paused else ""
+        self.room_bar.value = (f"<div style='padding:2px 8px 2px 0'><b>Room</b> {esc(info.title or info.id)}"
+                               f" · you play <b>{esc(self.client.seat)}</b> · seats: {seats}{paused}</div>")
+
+    def _who(self, seat: str) -> str:
+        kind = self.client.kind(seat)
+        mine = seat == self.client.seat
+        if kind == "human":
+            return "you" if mine else "human"
+        return f"{'you, handed to a ' if mine else ''}{esc(kind)} bot"
+
+    def sync(self) -> bool:
+        """Read the room now; show what changed and move a bot when its turn and its delay have come.
+        True if the table changed."""
+        changed = self._sync()
+        if self._drive_bot():
+            changed = True
+        return changed
+
+    def _sync(self) -> bool:
+        if self.client.poll():
+            self._moved_at = time.monotonic()
+            self.refresh()
+            return True
+        return False
+
+    def _moved(self) -> None:
+        """After this table's own decision (or a refusal): show the room, and let the bots start over."""
+        self.client.poll()
+        self._moved_at = time.monotonic()
+        self.refresh()
+        self.run_bots()
+
+    def _drive_bot(self) -> bool:
+        now = time.monotonic()
+        if (self.driver is None or now - self._moved_at < self.delay
+                or now - self._lease_refused_at < LEASE_RETRY or not self.driver.bot_to_act()):
+            return False
+        if not self.driver.step(1):
+            self._lease_refused_at = now  # another process drives the bots (or the turn passed)
+            return False
+        return self._sync()
+
+    def run_bots(self) -> None:
+        """Keep reading the room on the kernel's timer (no event loop, as in tests: call :meth:`sync`)."""
+        if self._poll_timer is None and running_loop() is not None:
+            self._poll_timer = running_loop().call_later(self.poll_every, self._tick)  # type: ignore[union-attr]
+
+    def _tick(self) -> None:
+        self._poll_timer = None
+        try:
+            self.sync()
+        except Exception as e:  # noqa: BLE001 (a busy file, a failing bot: the timer says it and goes on)
+            self.say(f"reading the room failed: {esc(e)}; trying again", ERROR)
+        self.run_bots()
+
+    def close(self) -> None:
+        if self._poll_timer is not None:
+            self._poll_timer.cancel()
+            self._poll_timer = None
+        super().close()
+
+
+def join(code: str, rooms: str | os.PathLike[str], **table_args: Any) -> RoomTable:
+    """The table of the seat of join ``code`` in the rooms file ``rooms`` (WrongCode if it is none)."""
+    if not Path(rooms).is_file():
+        raise RoomError("there is no room to join yet: the teacher creates the rooms first")
+    store = SQLiteStore(rooms)
+    try:
+        return RoomTable(RoomClient(store, code), **table_args)
+    except BaseException:
+        store.close()  # a wrong code keeps no connection open
+        raise
+
+
+class AppPage(w.VBox):
+    """The app: "Join a room" with a code (when ``rooms`` names a rooms file), above a table of one's own."""
+
+    def __init__(self, rooms: str | os.PathLike[str] | None = None, code: str | None = None) -> None:
+        super().__init__(layout=w.Layout(width="100%"))
+        self.add_class("pg-app")
+        self.rooms = rooms
+        self.table: Table | None = None
+        self.code = with_class(w.Text(placeholder="the code the teacher gave you", continuous_update=False,
+                                      layout=w.Layout(width="260px")), "pg-join-code")
+        self.join_button = button("Join", "pg-join", self.join, style="primary")
+        # Enter (or leaving the box) joins too; the box is emptied on joining, which joins nothing
+        self.code.observe(lambda c: c["new"].strip() and self.join(), names="value")
+        self.message = label(cls="pg-join-message")
+        self.join_row = w.HBox([label("<b>Join a class room:</b>&nbsp;"), self.code, self.join_button,
+                                self.message], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.join_row.add_class("pg-join-row")
+        if rooms and code and self._join(code):
+            return  # a link with its code: the seat's table only (no table of one's own built first)
+        self.table = play(app=True)
+        self.children = [self.join_row, self.table] if rooms else [self.table]
+
+    def join(self) -> bool:
+        """Join the room of the code typed; a wrong code changes nothing and says why."""
+        code = self.code.value.strip()
+        return bool(self.rooms and code) and self._join(code)
+
+    def _join(self, code: str) -> bool:
+        try:
+            table = join(code, self.rooms)  # type: ignore[arg-type]
+        except RoomError as e:
+            self.message.value = note(esc(e), ERROR)
+            return False
+        old, self.table = self.table, table
+        self.code.value = ""  # the code leaves the screen (a neighbour, a projector)
+        self.message.value = note(f"joined: you play {esc(table.client.seat)}", OK)
+        self.children = [self.join_row, table]
+        if old is not None:
+            old.close()
+            if isinstance(old, RoomTable):
+                old.client.store.close()
+        return True
+
+
+def app_page(rooms: str | os.PathLike[str] | None = None, environ: dict[str, str] | None = None) -> AppPage:
+    """The app notebook's page: a table of one's own, and "Join a room" when a rooms file is set
+    (``rooms``, else ``POWERGRID_ROOMS``). A link with ``?code=…`` (Voila's ``QUERY_STRING``) joins at
+    once."""
+    env = os.environ if environ is None else environ
+    query = parse_qs(env.get("QUERY_STRING", ""))
+    code = (query.get("code") or [None])[0]
+    return AppPage(rooms or env.get(ROOMS_ENV) or None, code=code)
