@@ -30,10 +30,11 @@ class Exports:
         from .io import save
         save(self, path)  # type: ignore[arg-type]
 
-    def observation(self, player: str) -> dict[str, Any]:
-        """The position as ``player`` may see it: deck order and unseen removals hidden."""
+    def observation(self, player: str, history: bool = True) -> dict[str, Any]:
+        """The position as ``player`` may see it: deck order and unseen removals hidden (``history=False``:
+        without the history, the position alone)."""
         from .visibility import observation
-        return observation(self, player)  # type: ignore[arg-type]
+        return observation(self, player, history)  # type: ignore[arg-type]
 
     def for_player(self, player: str, seed: int | None = None) -> Game:
         """A copy whose hidden cards are re-dealt at random: what a fair bot may search."""

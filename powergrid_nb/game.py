@@ -108,6 +108,11 @@ class Game(Queries, Exports):
 
     clone = copy
 
+    def __deepcopy__(self, memo: dict) -> Game:
+        # copy.deepcopy (OpenSpiel clones Python states with it) gets copy(): the same independent game,
+        # without walking every immutable event and the static context
+        return self.copy()
+
     @property
     def history(self) -> list[Event]:
         """The events so far: decisions and what the game did (draws, refills, incomes, steps)."""

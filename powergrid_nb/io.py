@@ -33,7 +33,9 @@ def _names(g: Game, idx: list[int]) -> list[str]:
     return [g.ctx.names[p] for p in idx]
 
 
-def game_to_dict(g: Game) -> dict[str, Any]:
+def game_to_dict(g: Game, history: bool = True) -> dict[str, Any]:
+    """The game as plain data (``save`` writes it); ``history=False`` leaves the history out (an empty
+    list: the position alone, as an agent's observation reads it)."""
     s, ctx = g.s, g.ctx
     builtin = ctx.map.path is not None and ctx.map.name in builtin_maps()
     a = s.auction
@@ -71,7 +73,7 @@ def game_to_dict(g: Game) -> dict[str, Any]:
             "flags": dict(s.flags), "marked": list(s.marked),
             "counter": s.counter, "top_known": s.top_known,
         },
-        "history": [e.to_row() for e in g.history],
+        "history": [e.to_row() for e in g.history] if history else [],
     }
 
 

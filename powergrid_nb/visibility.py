@@ -14,11 +14,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def observation(g: Game, player: str) -> dict[str, Any]:
+def observation(g: Game, player: str, history: bool = True) -> dict[str, Any]:
     """``to_dict`` with what ``player`` cannot see taken out: the deck order, the unseen
-    removals and the seed (which would reveal future shuffles)."""
+    removals and the seed (which would reveal future shuffles); ``history=False``: no history."""
     g._index(player)
-    d = game_to_dict(g)
+    d = game_to_dict(g, history)
     st = d["state"]
     deck = g.s.deck
     known_tail = deck[deck.index(STEP3):] if STEP3 in deck else []

@@ -1,0 +1,134 @@
+"""Power Grid as a PettingZoo AEC environment: ``env(players=4, map="germany", edition="original")``.
+
+Agents are the game's players, named ``player_0``, ``player_1``, ... (PettingZoo's convention), acting in
+the rules' order (the auction's bidders,
+then the reverse order in phases 3 and 4, ...). Observations are dicts: ``observation`` (the vector of
+:class:`~powergrid_nb.agents.observation.ObservationSpec`) and ``action_mask`` (1 at each index of
+:class:`~powergrid_nb.agents.space.ActionSpace` legal now; all 0 for an agent not to act). Rewards come
+at the end (``reward="rank"``: +1 first to -1 last, the default; ``"win"``: 1 for the winner; ``"shaped"``:
+the rank returns plus 0.01 per city built, a learning aid).
+
+Illegal moves: ``raw_env`` raises :class:`~powergrid_nb.errors.IllegalAction` naming the legal indices;
+``env`` follows PettingZoo's convention for its classic games (``TerminateIllegalWrapper``): an
+illegal move ends the game, the offender gets -1 and the others 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..game import Game
+from ..newgame import new_game
+from .observation import OBS_HIGH, ObservationSpec
+from .rewards import REWARDS, shaped_step
+from .space import ActionSpace
+
+__all__ = ["env", "raw_env"]
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
+    """The AEC environment without wrappers (see the module's text)."""
+
+    metadata = {"name": "powergrid_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, map: str = "germany", edition: str = "original",
+                 reward: str = "rank", render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        if reward not in (*REWARDS, "shaped"):
+            raise ValueError(f"reward is one of {[*REWARDS, 'shaped']}, not {reward!r}")
+        names = [f"player_{i}" for i in range(players)]  # PettingZoo's naming; also the game's players
+        self._setup = {"players": names, "map": map, "edition": edition, **options}
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        probe = new_game(seed=0, **self._setup)
+        self.possible_agents = list(probe.players)
+        self.space = ActionSpace(probe.map)
+        self.obs_spec = ObservationSpec(len(probe.participants), list(probe.map.cities))
+        obs = spaces.Dict({"observation": spaces.Box(0.0, OBS_HIGH, (self.obs_spec.size,), np.float32),
+                           "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8)})
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
+        self.game: Game = probe
+        self._legal: dict[int, Any] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: ``seed`` fixes its deck, regions and everything random (None: a random seed)."""
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**31))
+        self.game = new_game(seed=seed, **self._setup)
+        self._legal = None
+        for i, a in enumerate(self.possible_agents):
+            self.action_spaces[a].seed(seed + i)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.game.current_player or self.agents[0]
+
+    def _encoded(self) -> dict[int, Any]:
+        """The legal indices of the position now, by index (kept until the next decision)."""
+        if self._legal is None:
+            self._legal = self.space.encoded(self.game)
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        g = self.game
+        mask = (self.space.mask(g, self._encoded()) if agent == g.current_player and not g.is_over
+                else np.zeros(self.space.n, dtype=np.int8))
+        return {"observation": self.obs_spec.of(g, agent), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        self._clear_rewards()
+        before = len(g.cities_of(agent))
+        g.apply(self.space.decode(g, int(action), self._encoded()))  # IllegalAction naming the legal ones
+        self._legal = None
+        if self.reward_kind == "shaped":
+            self.rewards[agent] += shaped_step(g, agent, before)
+        if g.is_over:
+            final = REWARDS["win" if self.reward_kind == "win" else "rank"](g)
+            for a in self.agents:
+                self.rewards[a] += final[a]
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        # once the game is over, the last to act stays selected: each agent then steps None to leave
+        self.agent_selection = g.current_player if not g.is_over else agent
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        g = self.game
+        lines = [f"round {g.round}, step {g.step}, {g.phase_name}; {g.current_player} to act"]
+        lines += [f"  {p}: {g.money(p)} Elektro, plants {sorted(g.plants_of(p))}, "
+                  f"{len(g.cities_of(p))} cities" for p in g.players]
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's usual wrappers: an illegal move ends the game with -1 for
+    its maker (``TerminateIllegalWrapper``), out-of-range indices are refused, and the AEC order is
+    enforced (``raw_env`` raises on an illegal move instead)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
