@@ -17,6 +17,7 @@ plotly redraws, the animation frame after the last one, and the kernel websocket
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -280,6 +281,33 @@ def offline_page(browser: Any, srv: Server, failure_shot: Path, viewport: dict[s
         raise
     finally:
         page.close()
+
+
+@dataclasses.dataclass
+class RoomPage:
+    """A player's own browser (a new context) at the app joined with their seat's code: ``table`` is
+    the room table's locator, ``guard`` the page's :class:`Offline` watch."""
+
+    seat: str
+    context: Any
+    page: Any
+    guard: Offline
+    table: Any
+
+
+def open_room_page(browser: Any, srv: Server, seat: str, code: str, timeout_ms: int = 120_000) -> RoomPage:
+    """Open the app at the join link of ``code`` (``/?code=``) in a new browser context and wait until
+    the seat's table is drawn (its room bar names the seat, its map has drawn)."""
+    context = browser.new_context(viewport=PAGE_VIEWPORT, service_workers="block")
+    page = context.new_page()
+    guard = Offline(page)
+    page.goto(f"{srv.base}/?code={code}", timeout=timeout_ms)
+    # "attached": Playwright calls the bar hidden though it is drawn (a flex child of the toolbar)
+    page.locator(".pg-room-bar").filter(has_text=f"you play {seat}").wait_for(state="attached",
+                                                                              timeout=timeout_ms)
+    table = page.locator(".pg-table").first
+    table.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=timeout_ms)
+    return RoomPage(seat, context, page, guard, table)
 
 
 def play_turns(turn: Callable[[], Any], until: Callable[[], bool], max_turns: int,

@@ -62,15 +62,9 @@ class Player:
     """One human at their own browser context: the page, its table, its click driver, its guard."""
 
     def __init__(self, browser: Any, srv: _lab.Server, seat: str, code: str) -> None:
-        self.seat = seat
-        self.context = browser.new_context(viewport=_lab.PAGE_VIEWPORT, service_workers="block")
-        self.page = self.context.new_page()
-        self.guard = _lab.Offline(self.page)
-        self.page.goto(f"{srv.base}/?code={code}", timeout=120_000)
-        self.page.locator(".pg-room-bar").filter(has_text=f"you play {seat}").wait_for(
-            state="attached", timeout=120_000)
-        self.table = self.page.locator(".pg-table").first
-        self.table.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+        joined = _lab.open_room_page(browser, srv, seat, code)
+        self.seat, self.context, self.page, self.guard, self.table = (
+            seat, joined.context, joined.page, joined.guard, joined.table)
         self.driver = _lab.Driver(self.page, self.table, lab=False)
 
     def log(self) -> list[str]:

@@ -23,7 +23,7 @@ import ipywidgets as w
 
 from ..errors import PowerGridError
 from ..rooms import BotDriver, GameMovedOn, RoomClient, RoomError, SQLiteStore
-from ._widgets import ERROR, INFO, OK, PhasePanel, button, esc, label, note, running_loop, with_class
+from ._widgets import ERROR, INFO, OK, button, esc, label, note, running_loop, with_class
 from .rules import error_html
 from .table import Table, play
 from .toolbar import GameOverPanel
@@ -79,13 +79,8 @@ class RoomTable(Table):
     def viewer(self) -> str | None:
         return self.client.seat
 
-    def current_panel(self) -> PhasePanel | None:
-        g = self.game
-        if g is None:
-            return None
-        if g.is_over:
-            return self._over
-        return self._panels.get(g.phase) if self.client.is_mine else None
+    def controls_now(self) -> bool:
+        return self.client.is_mine
 
     def turn_note(self, who: str | None) -> str:
         if who is None:

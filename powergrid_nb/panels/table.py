@@ -280,15 +280,18 @@ class Table(w.VBox):
         """The phase panel's note (HTML) while no control of this table is to be used."""
         return note(f"{esc(who)} ({esc(self.seat(who))} bot) is playing…") if who else ""
 
+    def controls_now(self) -> bool:
+        """Whether the player to act decides with this table's controls (a human seat here)."""
+        who = self.game.current_player if self.game is not None else None
+        return who is not None and who not in self.bots
+
     def current_panel(self) -> PhasePanel | None:
         g = self.game
         if g is None:
             return None
         if g.is_over:
             return self._over
-        if g.current_player in self.bots or g.current_player is None:
-            return None
-        return self._panels.get(g.phase)
+        return self._panels.get(g.phase) if self.controls_now() else None
 
     def show_panel(self) -> None:
         """Re-render the phase panel for the player to act (a bot's turn shows a note)."""
