@@ -302,7 +302,7 @@ def open_room_page(browser: Any, srv: Server, seat: str, code: str, timeout_ms: 
     page = context.new_page()
     guard = Offline(page)
     page.goto(f"{srv.base}/?code={code}", timeout=timeout_ms)
-    # "attached": Playwright calls the bar hidden though it is drawn (a flex child of the toolbar)
+    # "attached": Playwright reports the bar hidden although the page draws it (cause not found)
     page.locator(".pg-room-bar").filter(has_text=f"you play {seat}").wait_for(state="attached",
                                                                               timeout=timeout_ms)
     table = page.locator(".pg-table").first

@@ -23,10 +23,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..game import Game
-from ..newgame import new_game
-from .observation import OBS_HIGH, ObservationSpec
-from .rewards import REWARDS, shaped_step
-from .space import ActionSpace
+from .position import Position
 
 __all__ = ["env", "raw_env"]
 
@@ -39,22 +36,17 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
     def __init__(self, players: int = 4, map: str = "germany", edition: str = "original",
                  reward: str = "rank", render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        if reward not in (*REWARDS, "shaped"):
-            raise ValueError(f"reward is one of {[*REWARDS, 'shaped']}, not {reward!r}")
         names = [f"player_{i}" for i in range(players)]  # PettingZoo's naming; also the game's players
-        self._setup = {"players": names, "map": map, "edition": edition, **options}
-        self.reward_kind = reward
+        self.pos = Position({"players": names, "map": map, "edition": edition, **options}, reward)
         self.render_mode = render_mode
-        probe = new_game(seed=0, **self._setup)
-        self.possible_agents = list(probe.players)
-        self.space = ActionSpace(probe.map)
-        self.obs_spec = ObservationSpec(len(probe.participants), list(probe.map.cities))
-        obs = spaces.Dict({"observation": spaces.Box(0.0, OBS_HIGH, (self.obs_spec.size,), np.float32),
-                           "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8)})
-        self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
-        self.game: Game = probe
-        self._legal: dict[int, Any] | None = None
+        self.possible_agents = names
+        obs = self.pos.observation_space()
+        self.observation_spaces = {a: obs for a in names}
+        self.action_spaces = {a: spaces.Discrete(self.pos.space.n) for a in names}
+
+    @property
+    def game(self) -> Game:
+        return self.pos.game
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -66,8 +58,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         """A new game: ``seed`` fixes its deck, regions and everything random (None: a random seed)."""
         if seed is None:
             seed = int(np.random.default_rng().integers(2**31))
-        self.game = new_game(seed=seed, **self._setup)
-        self._legal = None
+        self.pos.new_game(seed)
         for i, a in enumerate(self.possible_agents):
             self.action_spaces[a].seed(seed + i)
         self.agents = list(self.possible_agents)
@@ -78,32 +69,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.game.current_player or self.agents[0]
 
-    def _encoded(self) -> dict[int, Any]:
-        """The legal indices of the position now, by index (kept until the next decision)."""
-        if self._legal is None:
-            self._legal = self.space.encoded(self.game)
-        return self._legal
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        g = self.game
-        mask = (self.space.mask(g, self._encoded()) if agent == g.current_player and not g.is_over
-                else np.zeros(self.space.n, dtype=np.int8))
-        return {"observation": self.obs_spec.of(g, agent), "action_mask": mask}
+        return self.pos.observe(agent)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        g = self.game
         self._clear_rewards()
-        before = len(g.cities_of(agent))
-        g.apply(self.space.decode(g, int(action), self._encoded()))  # IllegalAction naming the legal ones
-        self._legal = None
-        if self.reward_kind == "shaped":
-            self.rewards[agent] += shaped_step(g, agent, before)
+        self.rewards[agent] += self.pos.decide(int(action))  # IllegalAction naming the legal indices
+        g = self.game
         if g.is_over:
-            final = REWARDS["win" if self.reward_kind == "win" else "rank"](g)
+            final = self.pos.final()
             for a in self.agents:
                 self.rewards[a] += final[a]
             self.terminations = dict.fromkeys(self.agents, True)
@@ -112,13 +90,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         self.agent_selection = g.current_player if not g.is_over else agent
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        g = self.game
-        lines = [f"round {g.round}, step {g.step}, {g.phase_name}; {g.current_player} to act"]
-        lines += [f"  {p}: {g.money(p)} Elektro, plants {sorted(g.plants_of(p))}, "
-                  f"{len(g.cities_of(p))} cities" for p in g.players]
-        return "\n".join(lines)
+        return self.pos.render() if self.render_mode == "ansi" else None
 
     def close(self) -> None:
         pass

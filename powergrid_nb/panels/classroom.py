@@ -48,7 +48,6 @@ from .snapshot import snapshot
 
 __all__ = ["Classroom", "classroom"]
 
-LEASE_RETRY = 1.0  # seconds before asking again for a bot lease another process holds
 SAVES = "the app's saves folder"  # the saves policy's words for its folder: here, the exports folder
 FAILURES = (PowerGridError, SaveRefused, OSError, sqlite3.Error)  # shown, never raised out of a click
 
@@ -76,7 +75,6 @@ class Classroom(w.VBox):
         self._games: dict[str, tuple[int, Game]] = {}  # room -> (decisions, its game then)
         self._drivers: dict[str, BotDriver] = {}
         self._moved_at: dict[str, float] = {}
-        self._refused_at: dict[str, float] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._closed = False
         self._listing = False
@@ -189,20 +187,11 @@ class Classroom(w.VBox):
     def sync(self) -> bool:
         """Read the rooms once and make each room's bot move that is due; True if anything shown changed."""
         changed = self._read()
-        now = time.monotonic()
         moved = False
         for room, info in list(self.infos.items()):
-            g = self._games[room][1]
-            bots = {s.name for s in info.seats if s.kind == "bot"}
-            if (info.paused or g.is_over or g.current_player not in bots
-                    or now - self._moved_at.get(room, now) < self.delay
-                    or now - self._refused_at.get(room, -LEASE_RETRY) < LEASE_RETRY):
-                continue
             driver = self._drivers.setdefault(room, BotDriver(self.store, room))  # type: ignore[arg-type]
-            if driver.step(1):
+            if driver.move_if_due(info, self._games[room][1], self._moved_at[room], self.delay):
                 moved = True
-            else:
-                self._refused_at[room] = now  # another process drives them (or the turn passed)
         if moved:
             self._read()
             return True

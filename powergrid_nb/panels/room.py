@@ -32,7 +32,6 @@ __all__ = ["ROOMS_ENV", "AppPage", "RoomTable", "app_page", "join"]
 
 ROOMS_ENV = "POWERGRID_ROOMS"  # the rooms file the app's join form reads (set by whoever starts the app)
 POLL = 0.25  # seconds between two reads of the room: another seat's move shows within about this
-LEASE_RETRY = 1.0  # seconds before asking again for a bot lease another process holds
 
 
 class RoomOverPanel(GameOverPanel):
@@ -57,7 +56,6 @@ class RoomTable(Table):
         self.driver = BotDriver(client.store, client.room) if drive_bots else None
         self._poll_timer: asyncio.TimerHandle | None = None
         self._moved_at = time.monotonic()
-        self._lease_refused_at = -LEASE_RETRY
         self.room_bar = label(cls="pg-room-bar")
         super().__init__(client.game, None, delay=delay, height=height, app=True)
         self._over = RoomOverPanel(self)
@@ -175,12 +173,8 @@ class RoomTable(Table):
         self.run_bots()
 
     def _drive_bot(self) -> bool:
-        now = time.monotonic()
-        if (self.driver is None or now - self._moved_at < self.delay
-                or now - self._lease_refused_at < LEASE_RETRY or not self.driver.bot_to_act()):
-            return False
-        if not self.driver.step(1):
-            self._lease_refused_at = now  # another process drives the bots (or the turn passed)
+        c = self.client
+        if self.driver is None or not self.driver.move_if_due(c.info, c.game, self._moved_at, self.delay):
             return False
         return self._sync()
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from collections.abc import Callable
 
 from ..bots import Bot, make_bot
+from ..game import Game
 from .errors import GameMovedOn, Paused
-from .store import RoomStore
+from .store import RoomInfo, RoomStore, bot_to_act
 
-__all__ = ["BotDriver"]
+__all__ = ["LEASE_RETRY", "BotDriver"]
+
+LEASE_RETRY = 1.0  # seconds before asking again for a bot lease another process held
 
 
 class BotDriver:
@@ -23,6 +27,7 @@ class BotDriver:
         self.store, self.room, self.lease, self.seed = store, room, lease, seed
         self.holder = holder or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self._bots: dict[tuple[str, str], Bot] = {}
+        self._refused_at = -LEASE_RETRY
 
     def _bot(self, seat: str, spec: str, names: list[str]) -> Bot:
         key = (seat, spec)
@@ -30,26 +35,18 @@ class BotDriver:
             self._bots[key] = make_bot(spec, seed=self.seed * 1000 + names.index(seat))
         return self._bots[key]
 
-    def bot_to_act(self) -> bool:
-        """Whether a bot seat is to act in the room now (not paused, not over): a read, no lease."""
-        info = self.store.info(self.room)
-        if info.paused:
-            return False
-        g = self.store.snapshot(self.room)[0]
-        bots = {s.name for s in info.seats if s.kind == "bot"}
-        return not g.is_over and g.current_player in bots
-
     def step(self, max_moves: int = 1, stop: Callable[[], bool] | None = None) -> list[int]:
         """Make up to ``max_moves`` bot decisions while bots are to act; returns their sequence numbers
         (empty: a human is to act, the game is over, the room is paused or another process drives it)."""
         done: list[int] = []
-        # the lease is a write: taken only when there is a bot move to make, so idle clients never write
-        if not self.bot_to_act() or not self.store.take_lease(self.room, self.holder, self.lease):
-            return done
         info = self.store.info(self.room)
+        # the lease is a write: taken only when there is a bot move to make, so idle clients never write
+        if (not bot_to_act(info, self.store.snapshot(self.room)[0])
+                or not self.store.take_lease(self.room, self.holder, self.lease)):
+            return done
         bots = {s.name: s.bot for s in info.seats if s.kind == "bot"}
         names = [s.name for s in info.seats]
-        while len(done) < max_moves and not info.paused and not (stop and stop()):
+        while len(done) < max_moves and not (stop and stop()):
             g, seen = self.store.snapshot(self.room)  # together: a later undo can only be GameMovedOn
             seat = g.current_player
             if g.is_over or seat not in bots:
@@ -62,3 +59,17 @@ class BotDriver:
             except Paused:
                 break  # the teacher paused the room meanwhile
         return done
+
+    def move_if_due(self, info: RoomInfo, g: Game, moved_at: float, delay: float) -> bool:
+        """One bot move of the room shown as ``info`` and ``g`` when it is due: a bot is to act, ``delay``
+        seconds have passed since the room's last decision (``moved_at``, ``time.monotonic()``), and no
+        other process held the lease at the last try (asked again after :data:`LEASE_RETRY` seconds).
+        True if a bot moved."""
+        now = time.monotonic()
+        if (not bot_to_act(info, g) or now - moved_at < delay
+                or now - self._refused_at < LEASE_RETRY):
+            return False
+        if self.step(1):
+            return True
+        self._refused_at = now  # another process drives the bots (or the turn passed)
+        return False

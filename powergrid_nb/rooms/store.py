@@ -21,10 +21,10 @@ from urllib.parse import quote
 from ..actions import Action
 from ..errors import PowerGridError
 from ..game import Game
-from .errors import GameMovedOn, NotYourTurn, RoomError
+from .errors import GameMovedOn, NotYourTurn, RoomError, StoreError
 
 __all__ = ["UNDO", "Created", "Decision", "RoomInfo", "RoomStore", "Seat", "check_decision", "code_hash",
-           "app_url", "join_link", "new_code", "replay"]
+           "app_url", "bot_to_act", "join_link", "new_code", "replay"]
 
 UNDO = "undo"  # the action text of a teacher's undo: it cancels the last decision still standing
 TEACHER = "teacher"  # the seat name of the teacher's rows in the log
@@ -36,8 +36,6 @@ def new_code() -> str:
 
 
 APP_URL_ENV = "POWERGRID_APP_URL"  # where players open the app, for the join links (e.g. http://host:8866/)
-
-
 APP_PORT = 8866  # Voila's default port: `make app` serves there
 
 
@@ -105,8 +103,6 @@ def replay(g: Game, rows: list[tuple[int, str]], done: int) -> int:
     """Apply the log rows ``(seq, action)`` that follow the first ``done`` to ``g`` (a teacher's ``undo``
     row takes back the last decision standing); returns the rows now applied. Raises
     :class:`~powergrid_nb.rooms.errors.StoreError` on a gap in the log or a row the rules refuse."""
-    from .errors import StoreError
-
     for seq, action in rows:
         if seq != done + 1:
             raise StoreError(f"the log jumps from decision {done} to {seq}; it no longer replays, and it "
@@ -118,6 +114,12 @@ def replay(g: Game, rows: list[tuple[int, str]], done: int) -> int:
                              "it is: export it with an older version, or start a new room") from None
         done = seq
     return done
+
+
+def bot_to_act(info: RoomInfo, g: Game) -> bool:
+    """Whether one of the room's bot seats is to act on ``g`` (the room not paused, the game not over)."""
+    bots = {s.name for s in info.seats if s.kind == "bot"}
+    return not info.paused and not g.is_over and g.current_player in bots
 
 
 def check_decision(g: Game, seat: str, action: Action | str, seen: int, count: int) -> Action:
