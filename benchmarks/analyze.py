@@ -13,14 +13,21 @@ stops as soon as the best candidate is ahead of every other at 95%. The frames o
 identical on every backend, which is checked.
 
 Run ``python benchmarks/analyze.py`` (see ``--help``); it prints a table and the command.
+
+``--against REV`` compares the pure-Python engine of the commit ``REV`` (checked out into a temporary
+worktree, as ``compare.py`` does) with the working tree's, side by side: ``--rounds`` times each,
+alternating (baseline, head, head, baseline, ...), on the first of ``--backends``. Both must give the
+same analysis (the frames' digests are compared).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -46,7 +53,7 @@ def position():
     return g
 
 
-def measure(playouts: int, backends: list[str], workers: int) -> list[dict]:
+def measure(playouts: int, backends: list[str], workers: int, early: bool = True) -> list[dict]:
     """This process's engine: one row per backend, then one that stops once separated."""
     from pandas.testing import assert_frame_equal
 
@@ -57,7 +64,7 @@ def measure(playouts: int, backends: list[str], workers: int) -> list[dict]:
     analyze(g, playouts=2, seed=10**6, progress=False)  # warm-up: imports, map, caches
     engine = accel.status()["engine"]
     rows, frames = [], []
-    plan = [(b, False) for b in backends] + [(backends[0], True)]
+    plan = [(b, False) for b in backends] + ([(backends[0], True)] if early else [])
     for backend, early in plan:
         kw = {"workers": workers} if backend != "local" else {}
         t = time.perf_counter()
@@ -71,7 +78,48 @@ def measure(playouts: int, backends: list[str], workers: int) -> list[dict]:
                      "best": a.best.label})
     for f in frames[1:]:
         assert_frame_equal(frames[0], f)  # the same seed gives the same analysis on every backend
-    return rows
+    digest = hashlib.sha256(frames[0].to_csv().encode()).hexdigest()[:16]
+    return [dict(r, digest=digest, engine_file=powergrid_nb.__file__) for r in rows]
+
+
+def against(args: argparse.Namespace) -> int:
+    """The pure-Python engine of ``args.against`` and of the working tree, alternately (see above)."""
+    from compare import child_env, git, worktree
+
+    commit = git("rev-parse", "--verify", f"{args.against}^{{commit}}")
+    backend = args.backends.split(",")[0]
+    print(f"{cpu_model()}, {cores()} cores, Python {platform.python_version()}; target <= {TARGET_S:.0f} s; "
+          f"baseline {args.against} = {commit[:12]}; load " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    times: dict[str, list[float]] = {"baseline": [], "head": []}
+    digests: dict[str, set[str]] = {"baseline": set(), "head": set()}
+    with worktree(commit) as base:
+        roots = {"baseline": base, "head": Path(__file__).resolve().parent.parent}
+        for k in range(args.rounds):
+            for side in ("baseline", "head") if k % 2 == 0 else ("head", "baseline"):
+                cmd = [sys.executable, "-s", __file__, "--child", "--early", "no", "--playouts",
+                       str(args.playouts), "--backends", backend, "--workers", str(args.workers)]
+                out = subprocess.run(cmd, cwd=roots[side], env=child_env(roots[side]), check=True,
+                                     capture_output=True, text=True).stdout
+                row = json.loads(out.strip().splitlines()[-1])[0]
+                times[side].append(row["seconds"])
+                digests[side].add(row["digest"])
+                if Path(roots[side]).resolve() not in Path(row["engine_file"]).resolve().parents:
+                    raise SystemExit(f"the {side} child imported {row['engine_file']}, not {roots[side]}")
+                print(f"  round {k + 1}: {side:<8} {row['seconds']:6.1f} s  ({row['candidates']} "
+                      f"candidates x {row['playouts']} playouts, {backend})", flush=True)
+    print(f"{'engine':<22} {'median s':>9} {'min-max':>13}  target")
+    for side, values in times.items():
+        med = statistics.median(values)
+        label = f"python {args.against}" if side == "baseline" else "python working tree"
+        verdict = ("met" if med <= TARGET_S else "NOT met") if args.playouts == 200 else "-"
+        print(f"{label:<22} {med:>9.1f} {min(values):>6.1f}-{max(values):<6.1f}  {verdict}")
+    print(f"speed-up (baseline median / head median): "
+          f"{statistics.median(times['baseline']) / statistics.median(times['head']):.3f}")
+    same = len(digests["baseline"] | digests["head"]) == 1
+    print(f"IDENTICAL ANALYSES (digest of the frame, every run): {'yes' if same else 'NO'}")
+    print(f"command: python benchmarks/analyze.py --against {args.against} --rounds {args.rounds} "
+          f"--playouts {args.playouts} --backends {backend}")
+    return 0 if same else 1
 
 
 def main() -> int:
@@ -80,12 +128,17 @@ def main() -> int:
     ap.add_argument("--backends", default="processes,local")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--engines", default="python,compiled", help="python and/or compiled")
+    ap.add_argument("--against", metavar="REV", help="compare the pure engine of commit REV side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="runs of each engine with --against")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--early", default="yes", help=argparse.SUPPRESS)
     args = ap.parse_args()
     backends = args.backends.split(",")
     if args.child:
-        print(json.dumps(measure(args.playouts, backends, args.workers)))
+        print(json.dumps(measure(args.playouts, backends, args.workers, args.early == "yes")))
         return 0
+    if args.against:
+        return against(args)
     g = position()
     from powergrid_nb.analysis import default_candidates
     cands = default_candidates(g, g.current_player)

@@ -83,8 +83,24 @@ def _outcome(g: Game, a: Power, p: int) -> tuple[int, tuple[int, int, int, int],
     hc = (hi if a.hybrid_coal is None else a.hybrid_coal) if nh else 0
     if not lo <= hc <= hi:
         raise IllegalAction(f"the hybrids can burn {lo} to {hi} coal, not {hc}", "R46", a)
-    powered = min(production(plants), len(s.mine[p]))  # R74
+    return _result(g, p, plants, hc)
+
+
+def _result(g: Game, p: int, plants: tuple[int, ...], hc: int
+            ) -> tuple[int, tuple[int, int, int, int], int, int]:
+    """:func:`_outcome` of a run known to be legal (``hc``: the hybrids' coal, 0 without hybrids)."""
+    nc, no, ng, nu, nh = needs(plants)
+    powered = min(production(plants), len(g.s.mine[p]))  # R74
     return hc, (nc + hc, no + nh - hc, ng, nu), powered, g.ctx.edition.payment(powered)  # R76
+
+
+def options(g: Game, p: int) -> list[tuple[Action, int, tuple[int, int, int, int]]]:
+    """(run, income, tokens burnt) of each legal run of ``p`` (:func:`legal`'s order)."""
+    out = []
+    for a in legal(g, p):
+        _, burn, _, income = _result(g, p, a.plants, a.hybrid_coal or 0)  # type: ignore[attr-defined]
+        out.append((a, income, burn))
+    return out
 
 
 def apply(g: Game, a: Action, p: int) -> None:

@@ -79,12 +79,12 @@ class _Area:
         self.cities, self.dist = g.distance_table()
         self.cidx = city_index(self.cities)
         self.room = g.max_cities - g.city_count(player)  # R67
-        conn = g.connection_costs(player)
-        self.root = list(map(conn.__getitem__, self.cities)) if conn else None  # None: no network yet
+        self.root = g.link_cost_row(player)  # None: no network yet
         self.expand: dict[int, int] = {}  # city index -> slot price, cities the network may reach
         self.first: dict[int, int] = {}   # city index -> price, cities legal for a first house (R59)
         keep = None if only is None else set(only)
-        slots = self._indexed(g.slot_prices(player), keep)
+        slots = {i: x for i, x in enumerate(g.slot_price_row(player)) if x is not None
+                 and (keep is None or i in keep)}
         if self.root is not None:
             root = self.root
             self.expand = {i: x for i, x in slots.items() if root[i] < UNREACHABLE}
@@ -252,17 +252,25 @@ class _Search:
         lbv = [slot[y] + (ds[y] if ds[y] < nn[y] else nn[y]) for y in order]
         more = need - 1
         tail = [_INF] * (len(order) + 1)  # tail[i]: sum of the ``more`` smallest lbv from order[i:]
-        heap: list[int] = []
-        acc = 0
-        for i in range(len(order) - 1, -1, -1):
-            v = lbv[i]
-            if len(heap) < more:
-                heapq.heappush(heap, -v)
-                acc += v
-            elif v < -heap[0]:
-                acc += v + heapq.heapreplace(heap, -v)
-            if len(heap) == more:
+        if more == 1:  # the smallest: a running minimum (the common case, faster than the heap)
+            acc = _INF
+            for i in range(len(order) - 1, -1, -1):
+                v = lbv[i]
+                if v < acc:
+                    acc = v
                 tail[i] = acc
+        else:
+            heap: list[int] = []
+            acc = 0
+            for i in range(len(order) - 1, -1, -1):
+                v = lbv[i]
+                if len(heap) < more:
+                    heapq.heappush(heap, -v)
+                    acc += v
+                elif v < -heap[0]:
+                    acc += v + heapq.heapreplace(heap, -v)
+                if len(heap) == more:
+                    tail[i] = acc
         d, min_slot = self.d, self.min_slot
         for i, x in enumerate(order):
             if cost + min_slot + ds[x] + tail[i + 1] >= self.best:
@@ -279,8 +287,12 @@ class _Search:
                     if c + low < self.best:
                         self.best, self.best_set = c + low, [*chosen, x, rest[price.index(low)]]
                 continue
-            self.run([a if a < b else b for a, b in zip(ds, dx, strict=True)], order[i + 1:], more, c,
-                     [*chosen, x])
+            rest = order[i + 1:]
+            nds = list(ds)  # the child reads only the cities after x: merge those (ds may be a row tuple)
+            for y in rest:
+                if dx[y] < nds[y]:
+                    nds[y] = dx[y]
+            self.run(nds, rest, more, c, [*chosen, x])
 
 
 def _tables(area: _Area, pool: list[int]) -> _Tables:

@@ -161,8 +161,13 @@ def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int
              ) -> tuple[int, tuple[int, ...], int]:
     """Most cities a player can power now (R99): (powered, plant set, hybrid coal).
 
-    Among runs powering the most cities, the one that burns the fewest tokens wins.
+    Among runs powering the most cities, the one that burns the fewest tokens wins (memoised:
+    a finished game is scored, ranked and its winners named from the same holdings).
     """
+    key = (tuple(plants), tuple(tokens), cities)
+    hit = _BEST.get(key)
+    if hit is not None:
+        return hit
     best = (-1, (), 0)
     best_burn = 0
     for subset, hc in run_options(plants, tokens):
@@ -170,7 +175,13 @@ def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int
         burn = sum(run_cost(subset, hc))
         if powered > best[0] or (powered == best[0] and burn < best_burn):
             best, best_burn = (powered, subset, hc), burn
+    if len(_BEST) > _CACHE_SIZE:
+        _BEST.clear()
+    _BEST[key] = best
     return best
+
+
+_BEST: dict[tuple, tuple[int, tuple[int, ...], int]] = {}
 
 
 def allocate(plants: Sequence[int], tokens: Sequence[int]) -> dict[int, dict[str, int]]:

@@ -5,11 +5,12 @@ Everything outside the engine core uses these (and the frames), never the state 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from . import building, bureaucracy, resources
+from . import bureaucracy, resources
 from .actions import BuyResources, Power
+from .mapqueries import MapQueries
 from .plants import RESOURCES, capacities
 from .rounds import PHASE_NAMES, PHASES
 from .steps import current_market
@@ -34,7 +35,7 @@ class AuctionView(NamedTuple):
     bidders: tuple[str, ...]
 
 
-class Queries:
+class Queries(MapQueries):
     """The read-only half of :class:`~powergrid_nb.game.Game`."""
 
     ctx: Context
@@ -209,6 +210,10 @@ class Queries:
         """Tokens of each resource on the market (R82)."""
         return dict(zip(RESOURCES, self.s.res, strict=True))
 
+    def resource_counts(self) -> tuple[int, ...]:
+        """:meth:`resource_market` as a tuple in :data:`~powergrid_nb.plants.RESOURCES` order."""
+        return tuple(self.s.res)
+
     def resource_supply(self) -> dict[str, int]:
         """Tokens of each resource in the supply: neither on the market nor on a plant (R1)."""
         return dict(zip(RESOURCES, resources.game_supply(self), strict=True))  # type: ignore[arg-type]
@@ -235,54 +240,6 @@ class Queries:
     def depot_price(self, resource: str) -> int | None:
         """The price of tokens bought from the supply once the track is empty (R126), or None."""
         return resources.depot_price(self, resources.resource_index(resource))  # type: ignore[arg-type]
-
-    # --- the map ----------------------------------------------------------------------------
-    @property
-    def play_area(self) -> tuple[str, ...]:
-        """The cities in play (R4), in the map file's order."""
-        return self.ctx.cities
-
-    def distance_table(self) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
-        """(play-area cities, the cheapest link cost between every pair inside the play area, R61)."""
-        return self.ctx.cities, self.ctx.dist
-
-    def houses(self) -> dict[str, list[str]]:
-        """Owners of each city with houses, in slot order (R55)."""
-        names = self.ctx.names
-        return {c: [names[p] for p in o] for c, o in self.s.houses.items() if o}
-
-    def owners(self, city: str) -> list[str]:
-        return self._names(self.s.houses.get(city, ()))
-
-    @property
-    def marked_cities(self) -> list[str]:
-        """Start cities marked under the default-starting-cities variant (R134)."""
-        return list(self.s.marked)
-
-    def build_cost(self, player: str, city: str, after: Sequence[str] = ()) -> int | None:
-        """What ``player`` would pay to add ``city`` now, once the cities ``after`` are added this
-        turn (R56-R63), or None if not allowed."""
-        return building.city_price(self, self._index(player), city, after)[0]  # type: ignore[arg-type]
-
-    def build_costs(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
-        """:meth:`build_cost` of every city ``player`` may add now (money not checked)."""
-        p = self._index(player)
-        slots = building.slot_prices(self, p, after)  # type: ignore[arg-type]
-        conn = self.connection_costs(player, after)
-        return {c: slot + conn.get(c, 0) for c, slot in zip(self.ctx.cities, slots, strict=True)
-                if slot is not None}
-
-    def slot_prices(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
-        """The slot price (R56) of every city ``player`` may add now, links left out (R57-R59, R67,
-        R135, R136), once the cities ``after`` are added this turn."""
-        slots = building.slot_prices(self, self._index(player), after)  # type: ignore[arg-type]
-        return {c: x for c, x in zip(self.ctx.cities, slots, strict=True) if x is not None}
-
-    def connection_costs(self, player: str, after: Sequence[str] = ()) -> dict[str, int]:
-        """The cheapest link cost from ``player``'s network (and ``after``) to each play-area city
-        (R60, R61); empty for a player without a network."""
-        links = building.link_costs(self, self._index(player), after)  # type: ignore[arg-type]
-        return {} if links is None else dict(zip(self.ctx.cities, links, strict=True))
 
     # --- previews ---------------------------------------------------------------------------
     def purchase_cost(self, player: str, coal: int = 0, oil: int = 0, garbage: int = 0,
@@ -367,11 +324,6 @@ class Queries:
         """The player's plants in the order acquired (:meth:`plants_of` sorts them; bots break ties by it)."""
         return list(self.s.plants[self._index(player)])
 
-    def network_slot_prices(self, player: str) -> dict[str, int]:
-        """:meth:`slot_prices` as if ``player`` had a network: where it could build after a first house."""
-        slots = building.slot_prices(self, self._index(player), founded=True)  # type: ignore[arg-type]
-        return {c: x for c, x in zip(self.ctx.cities, slots, strict=True) if x is not None}
-
     def held(self, player: str) -> tuple[int, ...]:
         """:meth:`tokens_of` as a tuple in :data:`~powergrid_nb.plants.RESOURCES` order."""
         return tuple(self.s.tokens[self._index(player)])
@@ -386,9 +338,9 @@ class Queries:
 
     def power_options(self, player: str) -> list[tuple[Power, int, tuple[int, int, int, int]]]:
         """(run, income, tokens burnt) of each legal Power, in order (:meth:`power_outcome`, phase 5)."""
-        p = self._index(player)
-        return [(a, out[3], out[1]) for a in self.legal_actions()  # type: ignore[attr-defined]
-                for out in (bureaucracy._outcome(self, a, p),)]  # type: ignore[arg-type]
+        if self.s.over or self.s.phase != 5 or self.current_player != player:
+            return []
+        return bureaucracy.options(self, self._index(player))  # type: ignore[arg-type]
 
     # --- queries added for frames, views and panels ---
     def next_refill(self) -> dict[str, int]:

@@ -13,7 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "powergrid_nb"
 # views, panels, simulation, tournaments, CLI) asks the public API of Game.
 CORE = {
     "__init__", "actions", "auction", "building", "bureaucracy", "context", "editions", "errors",
-    "events", "exports", "game", "history_v1", "io", "mapfile", "maprules", "maps", "network", "newgame",
+    "events", "exports", "game", "history_v1", "io", "mapfile", "mapqueries", "maprules", "maps", "network",
+    "newgame",
     "phase", "plants", "playerorder", "queries", "resources", "rounds", "rulesdata", "startcities", "state",
     "steps", "trust", "visibility",
 }

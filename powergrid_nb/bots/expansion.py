@@ -7,7 +7,6 @@ of R56-R63, R67, R135, R136 is :mod:`powergrid_nb.building`); nothing here resta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import add
 from typing import TYPE_CHECKING, Any
 
 from ..network import city_index
@@ -21,14 +20,18 @@ def next_city(g: Game, player: str, after: list[str], links: list[int]) -> tuple
     the first name); a first house goes where the next three cities are cheapest. None: no city.
     ``links``: the link cost from the network and ``after`` to each play-area city, as
     :class:`GreedyRun` keeps them (empty: no network yet); slot plus link as ``Game.build_costs``."""
+    if links:  # a network or cities added (so not a first house): slot plus link
+        low, best = None, None
+        for city, slot, link in zip(g.distance_table()[0], g.slot_price_row(player, after), links,
+                                    strict=True):
+            if slot is not None:
+                cost = slot + link
+                if low is None or cost < low or (cost == low and city < best):  # min (cost, city)
+                    low, best = cost, city
+        return None if low is None else (low, best)
     slots = g.slot_prices(player, after)
     if not slots:
         return None
-    if links:  # a network or cities added (so not a first house): slot plus link
-        cidx = _index_of(g)
-        costs = list(map(add, slots.values(), map(links.__getitem__, map(cidx.__getitem__, slots))))
-        low = min(costs)
-        return low, min([c for c, cost in zip(slots, costs, strict=True) if cost == low])  # min (cost, city)
     if not after and not g.city_count(player):
         city = first_city(g, player, slots)
         return slots[city], city
@@ -69,8 +72,7 @@ class GreedyRun:
         while len(self.cities) < k and not self.ended and (above is None or totals[-1] <= above):
             links = self.links
             if links is None:  # the link costs from the network (the cities added since: below)
-                conn = g.connection_costs(player)
-                links = self.links = list(map(conn.__getitem__, g.distance_table()[0])) if conn else []
+                links = self.links = g.link_cost_row(player) or []
             step = next_city(g, player, self.cities, links)
             if step is None:
                 self.ended = True

@@ -122,7 +122,7 @@ def market_state(g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Tokens of each resource on the market and in the supply: what a purchase can draw on now (a
     cache key for prices, which also depend on the game's fixed edition and map rules). The supply is
     what :meth:`Game.resource_supply` counts (R1), from the holdings of every participant."""
-    market = tuple(g.resource_market().values())
+    market = g.resource_counts()
     s0, s1, s2, s3 = g.resource_track.totals
     for h0, h1, h2, h3 in map(g.held, g.participants):
         s0, s1, s2, s3 = s0 - h0, s1 - h1, s2 - h2, s3 - h3
@@ -133,15 +133,14 @@ def market_state(g: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def unit_prices(g: Game) -> tuple[float, ...]:
     """Per-token price of a typical run now: mean of the next 3 tokens on each track (the supply's
     price under a map rule once a track is empty, else :data:`FALLBACK`)."""
-    track, market = g.resource_track, g.resource_market()
-    counts = tuple(market.values())
+    track, counts = g.resource_track, g.resource_counts()
     key = (track, counts) if min(counts) > 0 else None  # no empty track: the track's prices alone
     hit = _UNIT.get(key) if key is not None else None
     if hit is not None:
         return hit
     out = []
     for k, r in enumerate(RESOURCES):
-        n = market[r]
+        n = counts[k]
         take = min(3, n)
         out.append((track.buy_cost(k, n, take) or 0) / take if take else g.depot_price(r) or FALLBACK[k])
     if key is not None:

@@ -71,11 +71,11 @@ class Incomes(dict):
             known = self.heads[head] = (prev, firsts)
         prev, best = known
         extra, per = CITIES[plants[-1]], run_fuel_cost(plants[-1], self.unit)
+        runs = [(m + extra, f + per) for m, f in prev]  # the runs with the last plant: once, not per round
         total = 0.0
         for c, b in zip(cities, best, strict=True):  # plain loops: a list per round costs more here
-            for m, f in prev:
-                m += extra
-                v = pay[c if c < m else m] - (f + per)
+            for m, f in runs:
+                v = pay[c if c < m else m] - f
                 if v > b:
                     b = v
             total += b
@@ -268,7 +268,7 @@ class PlantValues:
         money = g.money(player)
         own = tuple(g.plants_in_order(player))
         key = ("limits", player, money, g.step, tuple(g.current_market()), tuple(g.future_market()),
-               tuple(g.resource_market().values()), g.city_count(player), own)
+               g.resource_counts(), g.city_count(player), own)
         hit = self._memo.get(key)
         if hit is None:
             gains, sets = self._gains(g, player, own)

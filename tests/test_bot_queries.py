@@ -1,0 +1,75 @@
+"""The quick forms of the queries the bots ask agree with the engine's other answers, over whole games.
+
+``slot_price_row`` is ``slot_prices`` as a row, ``resource_counts`` is ``resource_market`` as a tuple,
+``power_options`` gives what ``power_outcome`` gives for each legal run (R72-R77), and a score is the
+most cities any run the holdings allow powers (R99).
+"""
+
+from __future__ import annotations
+
+import random
+
+from _helpers_props import game_params, label, make, play, props
+from hypothesis import given
+
+from powergrid_nb import Game, Power
+from powergrid_nb.plants import production, run_options
+
+
+def _check_position(g: Game, where: str) -> None:
+    cities = g.distance_table()[0]
+    assert g.resource_counts() == tuple(g.resource_market().values()), where
+    for player in g.players:
+        row, slots = g.slot_price_row(player), g.slot_prices(player)
+        assert row == [slots.get(c) for c in cities], where
+        mine = g.cities_of(player)
+        if mine and not g.is_over:  # with cities queued this turn (R63), as a bot plans a turn
+            after = [c for c, x in slots.items() if x is not None][:2]
+            assert g.slot_price_row(player, after) == [g.slot_prices(player, after).get(c) for c in cities]
+
+
+def _check_power(g: Game, where: str) -> None:
+    acting = g.current_player
+    for player in g.players:
+        options = g.power_options(player)
+        if g.phase != 5 or player != acting:
+            assert options == [], where  # only the player to power has runs to choose from
+            continue
+        assert [a for a, _, _ in options] == g.legal_actions(), where
+        for a, income, burnt in options:
+            out = g.power_outcome(player, a.plants, a.hybrid_coal)
+            assert (income, burnt) == (out.income, tuple(out.burn.values())), f"{a}: {where}"
+
+
+@props(40)
+@given(game_params())
+def test_slot_row_and_resource_counts_match_their_dict_forms(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+    play(g, rng, each=lambda h, a: _check_position(h, f"after {a} in {label(params)}"))
+
+
+@props(40)
+@given(game_params())
+def test_r72_r77_power_options_give_each_legal_runs_outcome(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+    play(g, rng, each=lambda h, a: _check_power(h, f"after {a} in {label(params)}"))
+
+
+@props(30)
+@given(game_params())
+def test_r99_a_score_is_the_most_cities_any_feasible_run_powers(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+
+    def check(h: Game, a) -> None:
+        if not isinstance(a, Power) and not h.is_over:
+            return
+        for player in h.players:
+            held = h.held(player)
+            most = max((min(production(sub), h.city_count(player))
+                        for sub, _ in run_options(h.plants_in_order(player), held)), default=0)
+            assert h.scores()[player] == max(most, 0), f"{player} after {a} in {label(params)}"
+
+    play(g, rng, each=check)
