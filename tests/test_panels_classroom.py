@@ -100,6 +100,17 @@ def test_a_new_room_hands_out_a_code_and_a_link_per_human_seat_and_the_teacher_c
     store.close()
 
 
+def test_a_closed_new_room_form_leaves_none_of_its_widgets_open(view) -> None:
+    c = view()
+    click(c, "pg-new-room")
+    form = c.new.form
+    form.players.value = 2
+    parts = [form, *form.names, *form.kinds, form.region_map, *form.seat_box.children]
+    click(c, "pg-cancel")
+    assert c.new.box.children == ()
+    assert [type(x).__name__ for x in parts if x.comm is not None] == []
+
+
 def _codes(html: str) -> list[str]:
     return [part.split("<")[0] for part in html.split("class='pg-code' style='")[1:]
             for part in [part.split("'>", 1)[1]]]
@@ -401,7 +412,7 @@ def test_no_open_widget_refers_to_a_closed_one(view, store) -> None:
     make_room(store, "Other")
     c = view()
     click(c, "pg-new-room")
-    c.new.form.players.value = 3  # the form replaces its seat rows
+    c.new.form.players.value = 3  # the form shows other seat rows
     click(c, "pg-start")
     c.select(a.room)  # the new room's view is replaced by this one's
     c.unlock(a.room, a.teacher)

@@ -84,6 +84,13 @@ def test_seat_names_and_kinds_survive_a_change_of_player_count(form):
     assert one(form, "pg-name-1").value == "Zoe" and one(form, "pg-kind-1").value == "random"
 
 
+def test_a_change_of_player_count_shows_the_same_seat_rows_again(form):
+    rows = list(form.seat_box.children)
+    one(form, "pg-players").value = 2
+    one(form, "pg-players").value = 4
+    assert all(a is b for a, b in zip(form.seat_box.children, rows, strict=True))
+
+
 def test_start_hands_over_a_game_of_those_settings_and_the_bots(form):
     one(form, "pg-players").value = 3
     one(form, "pg-edition").value = "recharged"

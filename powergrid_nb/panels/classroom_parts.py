@@ -142,8 +142,10 @@ class NewRoom:
         self.box.children = [self.title, form]
 
     def close_form(self) -> None:
-        # left open: the form keeps seat rows it replaced, which a page would load with their children
         self.box.children = []
+        if self.form is not None:  # closed with its parts: none is shown again
+            self.form.close()
+            close_all(tree([self.title]), set())
         self.title = self.form = None
 
     def _start(self, game: Game, bots: dict[str, str], delay: float) -> None:

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from ..editions import EDITIONS, get_edition
 from ..maps import builtin_maps, load_map
 from ..newgame import DEFAULT_NAMES, new_game
-from ._widgets import ERROR, HUMAN, button, esc, heading, label, note, seat_kinds, with_class
+from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
 from .board import keep_state
 
 
@@ -61,6 +61,7 @@ class SetupForm(w.VBox):
                                 "pg-setup-delay")
         self.names: list[w.Text] = []
         self.kinds: list[w.Dropdown] = []
+        self._rows: list[w.HBox] = []  # one per seat made so far, shown for the first n seats
         self.seat_box = w.VBox()
         self.region_map = go.FigureWidget(region_figure("germany", "original", []))
         keep_state(self.region_map)
@@ -91,8 +92,13 @@ class SetupForm(w.VBox):
             kind = HUMAN if i == 0 else "heuristic"
             self.kinds.append(with_class(w.Dropdown(options=seat_kinds(), value=kind,
                                                     layout=w.Layout(width="130px")), f"pg-kind-{i}"))
-        self.seat_box.children = [w.HBox([label(f"seat {i + 1}", width="60px"), self.names[i], self.kinds[i]])
-                                  for i in range(n)]
+            self._rows.append(w.HBox([label(f"seat {i + 1}", width="60px"), self.names[i], self.kinds[i]]))
+        self.seat_box.children = self._rows[:n]  # rows are kept, not made again: no widget is left open
+
+    def close(self) -> None:
+        """Close the form and all its parts, the seat rows not shown now included."""
+        close_all(tree([*self.children, *self._rows]), set())
+        super().close()
 
     def _trust(self) -> None:
         """The Trust's checkbox is live only where the edition lets a Trust play (R128)."""
