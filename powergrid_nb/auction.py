@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action, Bid, Discard, Open, Pass
 from .errors import IllegalAction
@@ -58,23 +58,62 @@ def _row(name: str, plant: int | None, hi: int) -> list[Action]:
     return row
 
 
+class BidChoices(NamedTuple):
+    """A bidder's decisions in phase 2 in short (the actions of :func:`legal` are these, in order):
+    the plants that may be opened, each with its bids (R28, R30, R31, R40); the bids that raise a
+    running auction (R29, R31); whether passing is allowed (R35)."""
+
+    openings: dict[int, range]
+    raises: range
+    may_pass: bool
+
+
+def choices(g: Game, p: int) -> BidChoices:
+    """``p``'s auction decisions now (``p`` to act in phase 2, nobody discarding)."""
+    if g.s.auction is not None:
+        return BidChoices({}, raises(g, p), True)
+    opens, top = openings(g, p), g.s.money[p] + 1
+    return BidChoices({x: range(lo, top) for x, lo in opens.items()}, range(0), may_pass(g, opens))
+
+
+def raises(g: Game, p: int) -> range:
+    """The bids ``p`` may make in the running auction: above the high bid, up to their money (R29, R31)."""
+    return range(g.s.auction.bid + 1, g.s.money[p] + 1)  # type: ignore[union-attr]
+
+
+def openings(g: Game, p: int) -> dict[int, int]:
+    """The plants ``p`` may open an auction for, each with its lowest bid: the current market only
+    (R30), from the minimum bid (R28, R40) up to their money (R31)."""
+    money = g.s.money[p]
+    out = {}
+    min_bid = g.ctx.edition.min_bid
+    for plant in current_market(g):
+        lo = min_bid(g, plant)
+        if lo <= money:
+            out[plant] = lo
+    return out
+
+
+def may_pass(g: Game, opens: dict[int, int]) -> bool:
+    """Whether passing on opening is allowed: not in round 1 while a plant is affordable (R35)."""
+    return g.s.round > 1 or not opens
+
+
 def legal(g: Game, p: int) -> list[Action]:
     s, name = g.s, g.ctx.names[p]
     if s.discard == p:
         return discard_options(g, p)
     money = s.money[p]
-    auction = s.auction
-    if auction is not None:
-        out = _row(name, None, money)[auction.bid + 1:money + 1]
-        out.append(g.ctx.pass_action[p])
+    if s.auction is not None:
+        bids = raises(g, p)
+        out = _row(name, None, money)[bids.start:bids.stop]
+        out.append(g.ctx.pass_action[p])  # R29: a bidder may always pass
         return out
     out = []
-    min_bid = g.ctx.edition.min_bid
-    for plant in current_market(g):
-        lo = min_bid(g, plant)
-        if lo <= money:
-            out += _row(name, plant, money)[lo:money + 1]
-    if s.round > 1 or not out:  # R35: no passing in round 1
+    opens = openings(g, p)
+    for plant, lo in opens.items():
+        out += _row(name, plant, money)[lo:money + 1]
+    if may_pass(g, opens):
         out.append(g.ctx.pass_action[p])
     return out
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import bureaucracy, resources
 from .actions import BuyResources, Power
+from .auction import BidChoices
+from .auction import choices as auction_choices
 from .mapqueries import MapQueries
 from .plants import RESOURCES, capacities
 from .rounds import PHASE_NAMES, PHASES
@@ -205,6 +207,33 @@ class Queries(MapQueries):
     def min_bid(self, plant: int) -> int:
         """Minimum opening bid of a plant now, with the Recharged discount (R28, R40)."""
         return self.ctx.edition.min_bid(self, plant)  # type: ignore[arg-type]
+
+    def bid_choices(self) -> BidChoices | None:
+        """The auction decisions of the player to act, in short: the plants they may open with their
+        bids, the raises of the running auction and whether they may pass (R28-R35, R40); None outside
+        phase 2 or while someone must box a plant. ``legal_actions()`` lists the same decisions."""
+        s = self.s
+        if s.over or s.phase != 2 or s.discard is not None:
+            return None
+        p = PHASES[2].current(self)  # type: ignore[arg-type]
+        return None if p is None else auction_choices(self, p)  # type: ignore[arg-type]
+
+    @property
+    def deck_size(self) -> int:
+        """Cards left in the draw pile, the Step 3 card included while it waits there (R10, R90)."""
+        return len(self.s.deck)
+
+    @property
+    def deck_top(self) -> int | str | None:
+        """The draw pile's top as every player sees it: the plant when it is known (R10), else its
+        back ("plug" or "socket", R119), None for an empty pile or an edition without card backs."""
+        from .visibility import top_hint  # visibility reads saves (io), which need Game: not at import
+
+        return top_hint(self)  # type: ignore[arg-type]
+
+    def boxed_plants(self) -> list[int]:
+        """Plants out of the game face up, in the order they left (R36, R38, R68, R84, R89-R92)."""
+        return list(self.s.boxed)
 
     def resource_market(self) -> dict[str, int]:
         """Tokens of each resource on the market (R82)."""

@@ -22,7 +22,7 @@ def observation(g: Game, player: str, history: bool = True) -> dict[str, Any]:
     st = d["state"]
     deck = g.s.deck
     known_tail = deck[deck.index(STEP3):] if STEP3 in deck else []
-    st["deck"] = {"size": len(deck), "top": _top_hint(g),
+    st["deck"] = {"size": len(deck), "top": top_hint(g),
                   "known_bottom": [_card_out(c) for c in known_tail]}
     st["removed"] = {"size": len(g.s.removed)}
     d["config"]["seed"] = None
@@ -30,7 +30,7 @@ def observation(g: Game, player: str, history: bool = True) -> dict[str, Any]:
     return d
 
 
-def _top_hint(g: Game) -> int | str | None:
+def top_hint(g: Game) -> int | str | None:
     if not g.s.deck:
         return None
     top = g.s.deck[0]
@@ -46,7 +46,7 @@ def redeal(g: Game, player: str, seed: int | None = None) -> Game:
     rng = random.Random(seed)
     s = h.s
     cut = s.deck.index(STEP3) if STEP3 in s.deck else len(s.deck)
-    hint = _top_hint(g)
+    hint = top_hint(g)
     fixed_top = s.deck[:1] if s.top_known and cut else []
     unknown = s.deck[len(fixed_top):cut] + s.removed
     rng.shuffle(unknown)

@@ -77,6 +77,31 @@ def test_an_agent_not_to_act_sees_an_empty_mask() -> None:
         assert e.observe(a)["action_mask"].any() == (a == e.agent_selection)
 
 
+def aec_episode(reference: bool, players: int, edition: str, seed: int) -> list:
+    """Everything the AEC environment shows over a whole game: each step's ``last()`` and, now and
+    then, every agent's observation."""
+    e = agents.raw_env(players=players, edition=edition)
+    e.pos.reference = reference
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen: list = []
+    for k, _agent in enumerate(e.agent_iter()):
+        obs, reward, term, trunc, _ = e.last()
+        seen.append((e.agent_selection, obs["observation"].tolist(), obs["action_mask"].tolist(), reward,
+                     term, trunc, dict(e.rewards)))
+        if k % 17 == 0:
+            seen.append([e.observe(a)["observation"].tolist() for a in e.agents])
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize(("players", "edition"), [(2, "recharged"), (4, "original"), (6, "recharged")])
+def test_the_aec_environment_plays_the_same_episode_with_the_fast_forms_as_with_the_references(
+        players, edition) -> None:
+    assert aec_episode(False, players, edition, seed=players) == aec_episode(True, players, edition,
+                                                                            seed=players)
+
+
 # --- Gymnasium ------------------------------------------------------------------------------------------
 
 def test_the_gymnasium_environment_passes_check_env() -> None:
@@ -117,6 +142,24 @@ def test_the_same_seed_gives_the_same_episode() -> None:
                 return out + [e.game.round]
 
     assert episode() == episode()
+
+
+def test_the_gymnasium_environment_plays_the_same_episode_with_the_fast_forms_as_with_the_references(
+        ) -> None:
+    def episode(reference: bool) -> list:
+        e = agents.gym_env(players=4, seat=1, opponents=["heuristic", "builder", "random"])
+        e.pos.reference = reference
+        obs, info = e.reset(seed=5)
+        rng = np.random.default_rng(5)
+        seen = []
+        while True:
+            seen.append((obs["observation"].tolist(), obs["action_mask"].tolist(),
+                         info["action_mask"].tolist(), info["round"], info["phase"]))
+            obs, reward, term, trunc, info = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if term:
+                return seen + [reward, e.game.round]
+
+    assert episode(False) == episode(True)
 
 
 # --- OpenSpiel ------------------------------------------------------------------------------------------

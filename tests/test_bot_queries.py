@@ -1,8 +1,10 @@
-"""The quick forms of the queries the bots ask agree with the engine's other answers, over whole games.
+"""The quick forms of the queries bots and agents ask agree with the engine's other answers, over whole
+games.
 
 ``slot_price_row`` is ``slot_prices`` as a row, ``resource_counts`` is ``resource_market`` as a tuple,
-``power_options`` gives what ``power_outcome`` gives for each legal run (R72-R77), and a score is the
-most cities any run the holdings allow powers (R99).
+``power_options`` gives what ``power_outcome`` gives for each legal run (R72-R77), a score is the most
+cities any run the holdings allow powers (R99), ``bid_choices`` are the legal auction decisions in
+short (R28-R35), and the deck's size and top and the boxed plants are what a player's observation shows.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 from _helpers_props import game_params, label, make, play, props
 from hypothesis import given
 
-from powergrid_nb import Game, Power
+from powergrid_nb import Bid, Game, Open, Pass, Power
 from powergrid_nb.plants import production, run_options
 
 
@@ -73,3 +75,46 @@ def test_r99_a_score_is_the_most_cities_any_feasible_run_powers(params) -> None:
             assert h.scores()[player] == max(most, 0), f"{player} after {a} in {label(params)}"
 
     play(g, rng, each=check)
+
+
+def _check_bids(g: Game, where: str) -> None:
+    c = g.bid_choices()
+    if g.is_over or g.phase != 2 or g.discarding is not None:
+        assert c is None, where
+        return
+    who = g.current_player
+    listed = [Bid(who, b) for b in c.raises]
+    listed += [Open(who, plant, b) for plant, bids in c.openings.items() for b in bids]
+    listed += [Pass(who)] if c.may_pass else []
+    assert listed == g.legal_actions(), where
+    assert not (c.raises and c.openings), where  # a running auction or openings, never both (R29)
+
+
+def _check_cards(g: Game, where: str) -> None:
+    st = g.observation(g.players[0], history=False)["state"]
+    assert (g.deck_size, g.deck_top) == (st["deck"]["size"], st["deck"].get("top")), where
+    assert len(g.boxed_plants()) == len(st.get("boxed") or ()), where
+
+
+@props(40)
+@given(game_params())
+def test_r28_r35_bid_choices_are_the_legal_auction_decisions_in_short(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+    play(g, rng, each=lambda h, a: _check_bids(h, f"after {a} in {label(params)}"))
+
+
+@props(30)
+@given(game_params(trust=True))
+def test_r28_r35_bid_choices_with_the_trust(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+    play(g, rng, each=lambda h, a: _check_bids(h, f"after {a} in {label(params)}"))
+
+
+@props(30)
+@given(game_params())
+def test_the_deck_size_top_and_boxed_plants_are_what_an_observation_shows(params) -> None:
+    g = make(params)
+    rng = random.Random(params["seed"])
+    play(g, rng, each=lambda h, a: _check_cards(h, f"after {a} in {label(params)}"))

@@ -79,15 +79,16 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             return
         self._clear_rewards()
         self.rewards[agent] += self.pos.decide(int(action))  # IllegalAction naming the legal indices
-        g = self.game
-        if g.is_over:
+        g = self.pos.game
+        over = g.is_over
+        if over:
             final = self.pos.final()
             for a in self.agents:
                 self.rewards[a] += final[a]
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         # once the game is over, the last to act stays selected: each agent then steps None to leave
-        self.agent_selection = g.current_player if not g.is_over else agent
+        self.agent_selection = agent if over else g.current_player
 
     def render(self) -> str | None:
         return self.pos.render() if self.render_mode == "ansi" else None

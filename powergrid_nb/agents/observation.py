@@ -1,10 +1,12 @@
 """A fixed-shape numeric observation of what one player may see (``g.observation(player)``).
 
 Built only from the observation dict (:func:`powergrid_nb.visibility.observation`: the deck's order,
-the unseen removals and the seed are not in it), so nothing hidden can leak. Players are listed from
-the viewer's seat: row 0 is the viewer, then the others in seat order after them, then the Trust in a
-game against it (O22). The vector's parts,
-in order (:attr:`ObservationSpec.slices` gives each one's place):
+the unseen removals and the seed are not in it), so nothing hidden can leak; this is the reference.
+The environments fill the same vector from the game's public queries, a part at a time
+(:class:`~powergrid_nb.agents.fastobs.FastObserver`, equal to it at every decision). Players are
+listed from the viewer's seat: row 0 is the viewer, then the others in seat order after them, then
+the Trust in a game against it (O22). The vector's parts, in order (:attr:`ObservationSpec.slices`
+gives each one's place):
 
 ==============  ============================================================================================
 part            values

@@ -22,6 +22,7 @@ import pyspiel
 from ..game import Game
 from ..newgame import new_game
 from ..plants import RESOURCES
+from .fastmask import FastLegal
 from .observation import ObservationSpec
 from .rewards import rank_returns
 from .space import ActionSpace
@@ -58,6 +59,7 @@ class Facts:
         probe = new_game(seed=0, **self.setup)
         self.n_players = len(probe.players)
         self.space = ActionSpace(probe.map)
+        self.fast = FastLegal(self.space)  # the legal indices read from the position (= space.encoded)
         self.obs_spec = ObservationSpec(len(probe.participants), list(probe.map.cities))
 
 
@@ -109,7 +111,7 @@ class PowerGridState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
-        return sorted(self._pg.space.encoded(self.game))
+        return sorted(self._pg.fast.legal(self.game))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return _OUTCOMES
@@ -118,7 +120,8 @@ class PowerGridState(pyspiel.State):
         if self.game is None:
             self.game = new_game(seed=int(action), **self._pg.setup)
             return
-        self.game.apply(self._pg.space.decode(self.game, int(action)))
+        fast = self._pg.fast
+        self.game.apply(fast.action(self.game, fast.legal(self.game), int(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE or self.game is None:

@@ -24,7 +24,9 @@ block                 decision
 The coarsening, documented and tested: an auction is opened at the minimum bid only (a higher
 opening is a bid after it), a bid is one of the ladder's raises, and a discard keeps the most tokens.
 Every other legal decision has exactly one index, and :meth:`ActionSpace.decode` inverts
-:meth:`ActionSpace.encode` on the legal ones.
+:meth:`ActionSpace.encode` on the legal ones. :meth:`ActionSpace.encoded` (every legal action encoded)
+is the reference; the environments read the same indices from the position
+(:class:`~powergrid_nb.agents.fastmask.FastLegal`).
 """
 
 from __future__ import annotations
