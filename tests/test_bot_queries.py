@@ -10,11 +10,12 @@ short (R28-R35), and the deck's size and top and the boxed plants are what a pla
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from _helpers_props import game_params, label, make, play, props
 from hypothesis import given
 
-from powergrid_nb import Bid, Game, Open, Pass, Power
+from powergrid_nb import Bid, Game, Open, Pass
 from powergrid_nb.plants import production, run_options
 
 
@@ -43,38 +44,36 @@ def _check_power(g: Game, where: str) -> None:
             assert (income, burnt) == (out.income, tuple(out.burn.values())), f"{a}: {where}"
 
 
+def _each_decision(params: dict, check: Callable[[Game, str], None]) -> None:
+    """A uniform-random game of ``params``, ``check(game, where)`` after each decision."""
+    g = make(params)
+    play(g, random.Random(params["seed"]), each=lambda h, a: check(h, f"after {a} in {label(params)}"))
+
+
 @props(40)
 @given(game_params())
 def test_slot_row_and_resource_counts_match_their_dict_forms(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
-    play(g, rng, each=lambda h, a: _check_position(h, f"after {a} in {label(params)}"))
+    _each_decision(params, _check_position)
 
 
 @props(40)
 @given(game_params())
 def test_r72_r77_power_options_give_each_legal_runs_outcome(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
-    play(g, rng, each=lambda h, a: _check_power(h, f"after {a} in {label(params)}"))
+    _each_decision(params, _check_power)
 
 
 @props(30)
 @given(game_params())
 def test_r99_a_score_is_the_most_cities_any_feasible_run_powers(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
+    _each_decision(params, _check_score)
 
-    def check(h: Game, a) -> None:
-        if not isinstance(a, Power) and not h.is_over:
-            return
-        for player in h.players:
-            held = h.held(player)
-            most = max((min(production(sub), h.city_count(player))
-                        for sub, _ in run_options(h.plants_in_order(player), held)), default=0)
-            assert h.scores()[player] == max(most, 0), f"{player} after {a} in {label(params)}"
 
-    play(g, rng, each=check)
+def _check_score(g: Game, where: str) -> None:
+    scores = g.scores()
+    for player in g.players:
+        most = max((min(production(sub), g.city_count(player))
+                    for sub, _ in run_options(g.plants_in_order(player), g.held(player))), default=0)
+        assert scores[player] == max(most, 0), f"{player} {where}"
 
 
 def _check_bids(g: Game, where: str) -> None:
@@ -99,22 +98,16 @@ def _check_cards(g: Game, where: str) -> None:
 @props(40)
 @given(game_params())
 def test_r28_r35_bid_choices_are_the_legal_auction_decisions_in_short(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
-    play(g, rng, each=lambda h, a: _check_bids(h, f"after {a} in {label(params)}"))
+    _each_decision(params, _check_bids)
 
 
 @props(30)
 @given(game_params(trust=True))
 def test_r28_r35_bid_choices_with_the_trust(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
-    play(g, rng, each=lambda h, a: _check_bids(h, f"after {a} in {label(params)}"))
+    _each_decision(params, _check_bids)
 
 
 @props(30)
 @given(game_params())
 def test_the_deck_size_top_and_boxed_plants_are_what_an_observation_shows(params) -> None:
-    g = make(params)
-    rng = random.Random(params["seed"])
-    play(g, rng, each=lambda h, a: _check_cards(h, f"after {a} in {label(params)}"))
+    _each_decision(params, _check_cards)
