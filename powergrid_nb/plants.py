@@ -175,13 +175,14 @@ def best_run(plants: Sequence[int], tokens: Sequence[int], cities: int
         burn = sum(run_cost(subset, hc))
         if powered > best[0] or (powered == best[0] and burn < best_burn):
             best, best_burn = (powered, subset, hc), burn
-    if len(_BEST) > _CACHE_SIZE:
+    if len(_BEST) > _BEST_SIZE:
         _BEST.clear()
     _BEST[key] = best
     return best
 
 
 _BEST: dict[tuple, tuple[int, tuple[int, ...], int]] = {}
+_BEST_SIZE = 64  # the holdings of the players of a game or two: scores, ranks and winners at the end
 
 
 def allocate(plants: Sequence[int], tokens: Sequence[int]) -> dict[int, dict[str, int]]:

@@ -1,7 +1,8 @@
 """The optional compiled engine (powergrid_nb.accel, issue #9): opt-in, the same games, never stale.
 
-One full build (about 2 minutes) serves the module: the golden corpus must replay on it move for move,
-and benchmarks/compare.py measures it beside the pure-Python engine with identical games.
+One full build (about 5 minutes, profile-guided with GCC) serves the module: the golden corpus must
+replay on it move for move, and benchmarks/compare.py measures it beside the pure-Python engine with
+identical games.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ for seed in range(3):
         a = rng.choice(g.legal_actions())
         moves.append(str(a))
         g.apply(a)
+state_field = type(powergrid_nb.state.State.__dict__["money"]).__name__
 print(json.dumps({"status": accel.status(), "moves": moves, "game_file": powergrid_nb.game.__file__,
-                  "warnings": [str(w.message) for w in caught]}))
+                  "warnings": [str(w.message) for w in caught], "state_field": state_field}))
 """
 
 
@@ -74,6 +76,33 @@ def test_a_built_engine_is_loaded_and_plays_the_same_games(built: Path, tmp_path
     assert "powergrid_nb.game" in compiled["status"]["loaded"]
     assert not compiled["game_file"].endswith(".py") and compiled["game_file"].startswith(str(built))
     assert compiled["moves"] == pure["moves"] and len(pure["moves"]) > 300
+
+
+def test_the_declaration_files_are_compiled_in(built: Path, tmp_path: Path) -> None:
+    # state.pxd makes the state an extension type: its fields are struct fields, not slots
+    assert run_probe(built)["state_field"] == "getset_descriptor"
+    assert run_probe(tmp_path / "nothing-built")["state_field"] == "member_descriptor"
+
+
+def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accel, "HERE", tmp_path)
+    module, pxd = "powergrid_nb.auction", tmp_path / "auction.pxd"
+    (tmp_path / "auction.py").write_text("def legal(g, p):\n    return []\n")
+
+    def built_now() -> dict[str, dict[str, str]]:
+        return {module: {"sha256": accel._digest(accel.source(module))}}
+
+    compiled = built_now()
+    assert accel._stale(compiled) == []
+    pxd.write_text("cpdef list legal(g, p)\n")
+    assert accel._stale(compiled) == [module]  # added since the build
+    compiled = built_now()
+    pxd.write_text("cpdef legal(g, p)\n")
+    assert accel._stale(compiled) == [module]  # changed
+    compiled = built_now()
+    pxd.unlink()
+    assert accel._stale(compiled) == [module]  # removed
 
 
 def test_the_switch_turns_the_compiled_engine_off(built: Path) -> None:
