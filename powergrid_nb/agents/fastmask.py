@@ -4,8 +4,8 @@
 of every plant (some 180 actions), a running auction every amount up to the bidder's money. Here the
 auction's indices come from the market, the minimum bids, the high bid and the bidder's money (a
 handful of indices, the actions built only for the index played); the other phases' few legal actions
-are encoded by kind. The indices and actions are exactly :meth:`ActionSpace.encoded`'s
-(tests/test_agents_fast.py checks every decision of whole games), which stays the reference.
+are encoded by :meth:`ActionSpace.encoded` itself. The indices and actions are exactly
+:meth:`ActionSpace.encoded`'s (tests/test_agents_fast.py checks every decision of whole games).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..actions import Action, Bid, Build, BuyResources, Done, MarkCity, Open, Pass, Power
-from .space import BID_STEPS, HYBRID_MAX, POWER_SLOTS, ActionSpace, NotInSpace
+from ..actions import Action, Bid, Open, Pass
+from .space import BID_STEPS, ActionSpace
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -32,9 +32,6 @@ class FastLegal:
         self.space = space
         start = {b.name: b.start for b in space.blocks}
         self._open, self._bid, self._pass = start["open"], start["bid"], start["pass"]
-        self._build, self._mark, self._buy = start["build"], start["mark"], start["buy"]
-        self._done, self._power_at = start["done"], start["power"]
-        self._city = {c: i for i, c in enumerate(space.cities)}
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def legal(self, g: Game) -> dict[int, Any]:
@@ -44,41 +41,7 @@ class FastLegal:
             return {}
         if g.phase == 2 and g.discarding is None:
             return self._auction(g)
-        legal = g.legal_actions()
-        out: dict[int, Any] = {}
-        city = self._city
-        slot: dict[int, int] | None = None  # phase 5: the player's plants, lowest first
-        for a in legal:
-            t = type(a)
-            if t is Power:  # bit k: the k-th plant runs; with the coal the hybrids burn
-                if slot is None:
-                    slot = {p: k for k, p in enumerate(g.plants_of(a.player))}
-                bits = sum(1 << slot[p] for p in a.plants)  # type: ignore[attr-defined]
-                coal = a.hybrid_coal or 0  # type: ignore[attr-defined]
-                if coal > HYBRID_MAX or bits >= 1 << POWER_SLOTS:
-                    continue
-                i = self._power_at + bits * (HYBRID_MAX + 1) + coal
-            elif t is Build:
-                if len(a.cities) != 1:  # type: ignore[attr-defined]
-                    continue
-                i = self._build + city[a.cities[0]]  # type: ignore[attr-defined]
-            elif t is BuyResources:
-                amounts = a.amounts  # type: ignore[attr-defined]
-                if sum(amounts) != 1:
-                    continue
-                i = self._buy + amounts.index(1)
-            elif t is Done:
-                i = self._done
-            elif t is MarkCity:
-                i = self._mark + city[a.city]  # type: ignore[attr-defined]
-            else:  # a discard: rare, and its index needs the other keeps
-                try:
-                    i = self.space.encode(g, a, legal)
-                except NotInSpace:
-                    continue
-            if i not in out:
-                out[i] = a
-        return out
+        return self.space.encoded(g)  # the other phases list few actions: the reference encodes them
 
     def _auction(self, g: Game) -> dict[int, Any]:
         """Phase 2, nobody discarding, from :meth:`Game.bid_choices`: the ladder's raises among the

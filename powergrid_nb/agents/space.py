@@ -107,6 +107,28 @@ class ActionSpace:
         opening above the minimum bid, a bid off the ladder, a discard keeping fewer tokens).
         ``memo``: a dict kept over the actions of one position (the market and minimum bids, read once)."""
         s = self._start
+        # the phases' frequent kinds first: phases 3-5 list many of them
+        if isinstance(action, Build):
+            if len(action.cities) != 1:
+                raise NotInSpace(f"{action}: one city at a time")
+            return s["build"] + self._city[action.cities[0]]
+        if isinstance(action, BuyResources):
+            counts = action.amounts
+            if sum(counts) != 1:
+                raise NotInSpace(f"{action}: one token at a time")
+            return s["buy"] + counts.index(1)
+        if isinstance(action, Power):
+            memo = {} if memo is None else memo
+            held = memo.get("held")
+            if held is None:
+                held = memo["held"] = sorted(g.plants_of(action.player))  # the player to act's
+            bits = sum(1 << held.index(p) for p in action.plants)
+            coal = action.hybrid_coal or 0
+            if coal > HYBRID_MAX or bits >= 1 << POWER_SLOTS:
+                raise NotInSpace(f"{action}: more than the space holds")
+            return s["power"] + bits * (HYBRID_MAX + 1) + coal
+        if isinstance(action, Done):
+            return s["done"]
         if isinstance(action, MarkCity):
             return s["mark"] + self._city[action.city]
         if isinstance(action, Open):
@@ -129,24 +151,6 @@ class ActionSpace:
             if action.keep != self._most_kept(g, action.plant, legal):
                 raise NotInSpace(f"{action}: a discard keeps the most tokens that fit")
             return s["discard"] + sorted(g.plants_of(action.player)).index(action.plant)
-        if isinstance(action, BuyResources):
-            counts = [getattr(action, r) for r in RESOURCES]
-            if sum(counts) != 1:
-                raise NotInSpace(f"{action}: one token at a time")
-            return s["buy"] + counts.index(1)
-        if isinstance(action, Build):
-            if len(action.cities) != 1:
-                raise NotInSpace(f"{action}: one city at a time")
-            return s["build"] + self._city[action.cities[0]]
-        if isinstance(action, Power):
-            held = sorted(g.plants_of(action.player))
-            bits = sum(1 << held.index(p) for p in action.plants)
-            coal = action.hybrid_coal or 0
-            if coal > HYBRID_MAX or bits >= 1 << POWER_SLOTS:
-                raise NotInSpace(f"{action}: more than the space holds")
-            return s["power"] + bits * (HYBRID_MAX + 1) + coal
-        if isinstance(action, Done):
-            return s["done"]
         raise NotInSpace(f"{action!r}: no block for this kind of action")
 
     def nearest(self, g: Game, action: Action) -> int:
