@@ -63,6 +63,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
             self.action_spaces[a].seed(seed + i)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # whether some reward in self.rewards is not 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -77,16 +78,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._clear_rewards()
-        self.rewards[agent] += self.pos.decide(int(action))  # IllegalAction naming the legal indices
+        reward = self.pos.decide(int(action))  # IllegalAction naming the legal indices
         g = self.pos.game
         over = g.is_over
-        if over:
-            final = self.pos.final()
-            for a in self.agents:
-                self.rewards[a] += final[a]
-            self.terminations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+        if reward or over or self._rewarded:  # else clearing and adding the rewards would change nothing
+            self._clear_rewards()
+            self.rewards[agent] += reward
+            if over:
+                final = self.pos.final()
+                for a in self.agents:
+                    self.rewards[a] += final[a]
+                self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._rewarded = any(self.rewards.values())
         # once the game is over, the last to act stays selected: each agent then steps None to leave
         self.agent_selection = agent if over else g.current_player
 

@@ -82,15 +82,20 @@ class FastLegal:
 
     def mask(self, legal: dict[int, Any]) -> np.ndarray:
         """The 0/1 mask (``int8``) of these legal indices."""
+        return self.shared_mask(legal).copy()
+
+    def shared_mask(self, legal: dict[int, Any]) -> np.ndarray:
+        """:meth:`mask`, shared with the next calls for the same indices: read it, never write it."""
         key = tuple(legal)
         m = self._masks.get(key)
         if m is None:  # the same sets come back all game long (bids, purchases, runs)
             m = np.zeros(self.space.n, dtype=np.int8)
             m.put(list(key), 1)
+            m.flags.writeable = False
             if len(self._masks) > MASKS_KEPT:
                 self._masks.clear()
             self._masks[key] = m
-        return m.copy()
+        return m
 
     def encoded(self, g: Game) -> dict[int, Action]:
         """:meth:`legal` with every value an action: what :meth:`ActionSpace.encoded` gives."""

@@ -152,7 +152,7 @@ class FastObserver:
             if moved or ph == 2 or ph == 3 or ph == 5:
                 tokens = g.held(name)
                 if tokens != self._tokens[j]:
-                    _write(v, o + 3, tokens, self._tokens[j])
+                    v[o + 3:o + 3 + len(tokens)] = tokens
                     self._tokens[j] = tokens
             if moved or ph == 4:
                 cities = g.cities_of(name)
@@ -183,19 +183,29 @@ class FastObserver:
             if shown.get("discount", ()) != discount:
                 self._discount(discount)
         if moved or (ph == 3 and (paid or self._unseated)):
-            res = tuple(g.resource_market().values())
+            res = g.resource_counts()
             if shown.get("resources") != res:
-                _write(v, self._res_at, res, shown.get("resources"))
+                v[self._res_at:self._res_at + len(res)] = res
                 shown["resources"] = res
 
     def _same_auction(self, g: Game) -> bool:
         """Whether the auction shown last is still running (then only its bid, leader and bidders
         changed: a plant is bought only as its auction ends); its part is brought up to date."""
         a, shown = g.auction, self._shown.get("auction")
-        if a is None or shown is None or shown[0] is None or shown[0].plant != a.plant:
+        if a is None or shown is None or (old := shown[0]) is None or old.plant != a.plant:
             return False
-        if shown != (a, None):
-            self._auction_part(a, None)
+        if old != a:  # only the bid, the leader and the bidders move: write what did
+            v, index, p = self._v, self._index, len(self._names)
+            at = self._auction.start + 1 + F  # the high bid, then the leader's and the bidders' one-hots
+            v[at] = a.bid
+            if old.leader != a.leader:
+                v[at + 1 + index[old.leader]] = 0.0
+                v[at + 1 + index[a.leader]] = 1.0
+            if old.bidders != a.bidders:
+                for n in old.bidders:
+                    v[at + 1 + p + index[n]] = 0.0
+                for n in a.bidders:
+                    v[at + 1 + p + index[n]] = 1.0
             self._shown["auction"] = (a, None)
         return True
 
@@ -234,28 +244,18 @@ class FastObserver:
 
     def _auction_part(self, a: Any, discarding: str | None) -> None:
         """The auction part afresh: the running auction ``a`` (``g.auction``) and who discards."""
-        p, names = len(self._names), self._names
-        part = [0.0] * (self._auction.stop - self._auction.start)
+        v, at, index, p = self._v, self._auction.start, self._index, len(self._names)
+        v[self._auction] = 0.0
         if a is not None:
-            part[0] = 1.0
-            part[1:1 + F] = _plant(a.plant).tolist()
-            part[1 + F] = a.bid
-            part[2 + F + names.index(a.leader)] = 1.0
+            v[at] = 1.0
+            v[at + 1:at + 1 + F] = _plant(a.plant)
+            at += 1 + F  # the high bid, then the leader's, the bidders' and the discarder's one-hots
+            v[at] = a.bid
+            v[at + 1 + index[a.leader]] = 1.0
             for n in a.bidders:
-                part[2 + F + p + names.index(n)] = 1.0
+                v[at + 1 + p + index[n]] = 1.0
         if discarding is not None:
-            part[2 + F + 2 * p + names.index(discarding)] = 1.0
-        self._v[self._auction] = part
-
-
-def _write(v: np.ndarray, at: int, values: tuple[int, ...], before: tuple[int, ...] | None) -> None:
-    """``v[at:at + len(values)] = values``, writing only the values that differ from ``before``."""
-    if before is None:
-        v[at:at + len(values)] = values
-        return
-    for k, (x, y) in enumerate(zip(values, before, strict=True)):
-        if x != y:
-            v[at + k] = x
+            v[self._auction.start + 2 + F + 2 * p + index[discarding]] = 1.0
 
 
 def _held(plants: tuple[int, ...]) -> np.ndarray:

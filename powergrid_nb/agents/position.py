@@ -77,7 +77,7 @@ class Position:
         if g.is_over or g.current_player != player:
             return np.zeros(self.space.n, dtype=np.int8)
         if self._mask is None:
-            self._mask = self.fast_legal.mask(self.legal())
+            self._mask = self.fast_legal.shared_mask(self.legal())
         return self._mask.copy()  # the caller's to keep
 
     def observe(self, player: str) -> dict[str, np.ndarray]:
