@@ -47,6 +47,9 @@ Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (
 >>> g.apply(g.legal_actions()[0])
 """
 
+import importlib
+from typing import Any
+
 from .accel import install as _install_accel
 
 _install_accel()  # the compiled engine, if one was built from exactly these sources (powergrid_nb.accel)
@@ -63,15 +66,12 @@ from .actions import (  # noqa: E402
     Pass,
     Power,
 )
-from .bots import Bot, HeuristicBot, RandomBot, SearchBot  # noqa: E402  (after the engine)
 from .errors import IllegalAction, PowerGridError, SaveFileError
 from .game import Event, Game
 from .io import load
 from .maps import GameMap, MapError, load_map
 from .newgame import OPTIONS, new_game
 from .plants import PLANTS, PowerPlant
-from .rulebook import Rule, rule, rules
-from .scenario import Problem, Scenario
 from .trust import TrustPolicy
 
 __version__ = "0.1.0"
@@ -85,18 +85,30 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """simulate, sweep, tournament, analyze and compare load pandas: import them only when asked for."""
-    if name in ("simulate", "sweep"):
-        from . import simulation
-        return getattr(simulation, name)
-    if name == "analyze":
-        from .analysis import analyze
-        return analyze
-    if name == "compare":
-        from .comparison import compare
-        return compare
-    if name == "tournament":
-        from .tournaments import tournament
-        return tournament
-    raise AttributeError(f"module 'powergrid_nb' has no attribute {name!r}")
+# Loaded when first asked for, not with the engine: the bots (their planner), the rulebook, the scenario
+# editor, and what loads pandas (simulate, sweep, tournament, analyze, compare). A game needs none of them.
+_LAZY = {
+    "Bot": "bots", "HeuristicBot": "bots", "RandomBot": "bots", "SearchBot": "bots",
+    "Rule": "rulebook", "rule": "rulebook", "rules": "rulebook",
+    "Problem": "scenario", "Scenario": "scenario",
+    "simulate": "simulation", "sweep": "simulation", "tournament": "tournaments",
+    "analyze": "analysis", "compare": "comparison",
+}
+
+
+_SUBMODULES = ("bots", "history_v1", "rulebook", "scenario", "scenario_check")  # attributes once loaded
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :data:`_LAZY` and the submodules the engine does not load, imported on first use."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name not in _LAZY:
+        raise AttributeError(f"module 'powergrid_nb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_SUBMODULES})

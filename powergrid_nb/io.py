@@ -14,7 +14,6 @@ from .errors import SaveFileError
 from .events import Event
 from .game import Game
 from .gamelog import possessive
-from .history_v1 import events_from_v1
 from .maps import GameMap, MapError, builtin_maps, load_map
 from .newgame import check_options, make_context, player_names
 from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
@@ -192,6 +191,8 @@ def _history_from(rows: list[Any], version: int) -> list[Event]:
             if not (isinstance(row, list) and len(row) == 7):
                 raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
                                     f"game.history[{i}]")
+        from .history_v1 import events_from_v1  # only old saves need it: not loaded with the engine
+
         try:
             return events_from_v1(rows)
         except (ValueError, TypeError, IndexError) as e:
