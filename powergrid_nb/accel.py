@@ -29,20 +29,22 @@ import os
 import sys
 import sysconfig
 import warnings
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 PACKAGE = "powergrid_nb"
 HERE = Path(__file__).resolve().parent
-# What a game and the bots run. Everything that draws, tabulates (pandas) or drives processes stays
-# Python: compiling it gains nothing.
+# What a game and the bots run. What draws, tabulates (pandas) or drives processes stays Python, and so
+# does what a game does not run decision by decision (the typed events and the log's words, built when
+# read; saves; map files; the rulebook; the start-city tables): compiling it gains nothing and costs
+# every process its machine code (some 100-400 KB of RSS a module).
 MODULES: tuple[str, ...] = tuple(f"{PACKAGE}.{m}" for m in (
-    "actions", "auction", "building", "bureaucracy", "context", "editions", "errors", "events", "exports",
-    "game", "gamelog", "history_v1", "io", "mapfile", "mapqueries", "maprules", "maps", "network",
-    "newgame", "phase",
-    "planner", "plants", "playerorder", "queries", "resources", "rounds", "rulebook", "rulesdata",
-    "startcities", "state", "steps", "trust", "visibility",
+    "actions", "auction", "building", "bureaucracy", "context", "editions", "errors",
+    "game", "mapqueries", "maprules", "maps", "network", "newgame", "phase",
+    "planner", "plants", "playerorder", "queries", "resources", "rounds", "rulesdata",
+    "state", "steps", "trust", "visibility",
     "bots.base", "bots.expansion", "bots.fuel", "bots.heuristic", "bots.search", "bots.valuation",
 ))
 # Python's semantics, not C's: annotations stay annotations, no C types are inferred.
@@ -67,7 +69,7 @@ def source(module: str) -> Path:
 def _digest(path: Path) -> str:
     """sha256 of a module's ``.py`` and, if there is one, of the ``.pxd`` beside it (a changed, added
     or removed declaration file makes a build stale as a changed source does)."""
-    import hashlib  # only once a build exists: importing it costs a few ms
+    import hashlib  # only for a file touched since the build, or to build: OpenSSL costs 3 MB of RSS
 
     h = hashlib.sha256(path.read_bytes())
     pxd = path.with_suffix(".pxd")
@@ -76,12 +78,28 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _stale(entries: dict[str, dict[str, str]]) -> list[str]:
-    """The modules whose source (or declarations) is not the one that was compiled (changed or gone)."""
+def _stat(path: Path) -> list[int | None]:
+    """Size and modification time of a module's ``.py`` and ``.pxd`` (None for a missing ``.pxd``):
+    while they are those of the build, the sources are (Python's own bytecode cache trusts the same)."""
+    out: list[int | None] = []
+    for f in (path, path.with_suffix(".pxd")):
+        try:
+            st = f.stat()
+            out += [st.st_size, st.st_mtime_ns]
+        except FileNotFoundError:
+            out += [None, None]
+    return out
+
+
+def _stale(entries: dict[str, dict[str, Any]]) -> list[str]:
+    """The modules whose source (or declarations) is not the one that was compiled (changed or gone):
+    files untouched since the build are the same without hashing them (hashlib's OpenSSL would cost
+    every process 3 MB), others are compared by their sha256."""
     out = []
     for m, entry in entries.items():
         try:
-            same = _digest(source(m)) == entry["sha256"]
+            path = source(m)
+            same = entry.get("stat") == _stat(path) or _digest(path) == entry["sha256"]
         except OSError:
             same = False
         if not same:
@@ -104,9 +122,7 @@ def default_root() -> Path:
 
 def build_dir(root: Path | None = None) -> Path:
     """This checkout's (or install's) build for this interpreter: one per package folder."""
-    import hashlib
-
-    where = hashlib.sha256(str(HERE).encode()).hexdigest()[:12]
+    where = f"{zlib.crc32(str(HERE).encode()):08x}"  # names the folder; the manifest says whose it is
     return (root or default_root()) / f"{platform_tag()}-{where}"
 
 
@@ -263,8 +279,9 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=".build-", dir=folder.parent) as tmp:
         work = Path(tmp) / "src"
-        digests = {}
+        digests, stats = {}, {}
         for m in modules:
+            stats[m] = _stat(source(m))  # before the copy: an edit after it makes the build stale
             target = work.joinpath(*m.split(".")).with_suffix(".py")
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source(m), target)
@@ -287,7 +304,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
             rel = built.relative_to(work)
             (out / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(built, out / rel)
-            entries[m] = {"file": str(rel), "sha256": digests[m]}
+            entries[m] = {"file": str(rel), "sha256": digests[m], "stat": stats[m]}
         manifest = {"platform": platform_tag(), "cython": Cython.__version__, "package": str(HERE),
                     "built_at": time.strftime("%Y-%m-%d %H:%M:%S %z"), "pgo": pgo, "modules": entries}
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

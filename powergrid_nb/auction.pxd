@@ -5,7 +5,7 @@
 cimport cython
 from powergrid_nb.state cimport State
 
-cpdef list _row(name, plant, hi)
+cpdef list _row(name, plant, lo, hi)
 @cython.locals(s=State)
 cpdef list legal(g, p)
 @cython.locals(s=State)

@@ -38,24 +38,26 @@ class Auction:
         return f"Auction(plant={self.plant}, bid={self.bid}, leader={self.leader}, bidders={self.bidders})"
 
 
-_ROWS: dict[tuple, list[Action]] = {}  # actions are immutable: one shared row per (player, plant)
+_ROWS: dict[tuple, tuple[int, list[Action]]] = {}  # actions are immutable: one shared row per (player, plant)
 
 
-def _row(name: str, plant: int | None, hi: int) -> list[Action]:
-    """The shared actions for bids 0..``hi`` (at least): ``Open(name, plant, b)``, or ``Bid(name, b)``
-    for ``plant`` None."""
+def _row(name: str, plant: int | None, lo: int, hi: int) -> list[Action]:
+    """The shared actions for bids ``lo``..``hi``: ``Open(name, plant, b)``, or ``Bid(name, b)`` for
+    ``plant`` None. A row starts at the lowest bid asked for (a plant's number, except under the
+    discount token), not at 0: the bids no one can make would be a third of the rows' memory."""
     key = (name, plant)
-    row = _ROWS.get(key)
-    if row is None or len(row) <= hi:
+    start, row = _ROWS.get(key, (0, ()))
+    if not row or start > lo or start + len(row) <= hi:
         if len(_ROWS) > 10_000:  # many player names over a long session: start afresh
             _ROWS.clear()
-        size = hi + 33  # room for some more money before the row is rebuilt
+        start = min(lo, start) if row else lo
+        end = hi + 33  # room for some more money before the row is rebuilt
         if plant is None:
-            row = [Bid(name, b) for b in range(size)]
+            row = [Bid(name, b) for b in range(start, end)]
         else:
-            row = [Open(name, plant, b) for b in range(size)]
-        _ROWS[key] = row
-    return row
+            row = [Open(name, plant, b) for b in range(start, end)]
+        _ROWS[key] = (start, row)
+    return row[lo - start:hi + 1 - start]
 
 
 class BidChoices(NamedTuple):
@@ -106,13 +108,13 @@ def legal(g: Game, p: int) -> list[Action]:
     money = s.money[p]
     if s.auction is not None:
         bids = raises(g, p)
-        out = _row(name, None, money)[bids.start:bids.stop]
+        out = _row(name, None, bids.start, bids.stop - 1) if bids else []
         out.append(g.ctx.pass_action[p])  # R29: a bidder may always pass
         return out
     out = []
     opens = openings(g, p)
     for plant, lo in opens.items():
-        out += _row(name, plant, money)[lo:money + 1]
+        out += _row(name, plant, lo, money)
     if may_pass(g, opens):
         out.append(g.ctx.pass_action[p])
     return out

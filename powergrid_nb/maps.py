@@ -11,7 +11,6 @@ whole simulation of 200 games.
 from __future__ import annotations
 
 import functools
-import importlib.resources as _res
 import itertools
 import os
 import random
@@ -19,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .datafiles import package_dir
 from .mapfile import (
     SCHEMA,
     City,
@@ -220,8 +220,7 @@ class GameMap:
 
 
 def _maps_dir() -> Path:
-    # the package folder, also when this module is the compiled one living elsewhere (powergrid_nb.accel)
-    here = Path(str(_res.files("powergrid_nb"))).resolve()
+    here = package_dir()
     packaged = here / "_maps"
     return packaged if packaged.is_dir() else here.parent / "maps"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from typing import Any
 
 from . import rounds
@@ -108,7 +107,7 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     ed = get_edition(edition, opts["rules"])  # before the map: an unknown edition is its own error
     game_map = map if isinstance(map, GameMap) else load_map(map, edition)
     if seed is None:
-        seed = secrets.randbits(32)
+        seed = random.SystemRandom().getrandbits(32)  # the OS's entropy, as secrets: not OpenSSL's 3 MB
     rng = random.Random(seed)
     k = ed.regions(len(names))
     chosen = game_map.choose_regions(k, rng) if regions is None else \

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib import resources as _res
 from itertools import combinations
+
+from .datafiles import data_text
 
 RESOURCES: tuple[str, ...] = ("coal", "oil", "garbage", "uranium")
 COAL, OIL, GARBAGE, URANIUM = range(4)
@@ -44,8 +45,7 @@ class PowerPlant:
 
 
 def _load() -> dict[int, PowerPlant]:
-    text = _res.files("powergrid_nb").joinpath("data/plants.json").read_text(encoding="utf-8")
-    return {p["number"]: PowerPlant(**p) for p in json.loads(text)["plants"]}
+    return {p["number"]: PowerPlant(**p) for p in json.loads(data_text("plants.json"))["plants"]}
 
 
 PLANTS: dict[int, PowerPlant] = _load()

@@ -9,11 +9,12 @@ read on first use.
 from __future__ import annotations
 
 import functools
-import importlib.resources as _res
 import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from .datafiles import data_text
 
 __all__ = ["Rule", "UnknownRule", "rule", "rules"]
 
@@ -54,8 +55,7 @@ class Rule:
 
 @functools.cache
 def _data() -> dict[str, Any]:
-    text = _res.files("powergrid_nb").joinpath("data/rules.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    return json.loads(data_text("rules.json"))
 
 
 @functools.cache

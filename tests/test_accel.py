@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
 PROBE = """
-import json, random, warnings
+import json, random, sys, warnings
 warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import powergrid_nb
@@ -37,8 +37,10 @@ for seed in range(3):
         moves.append(str(a))
         g.apply(a)
 state_field = type(powergrid_nb.state.State.__dict__["money"]).__name__
-print(json.dumps({"status": accel.status(), "moves": moves, "game_file": powergrid_nb.game.__file__,
-                  "warnings": [str(w.message) for w in caught], "state_field": state_field}))
+status = accel.status()
+print(json.dumps({"status": status, "moves": moves, "game_file": powergrid_nb.game.__file__,
+                  "warnings": [str(w.message) for w in caught], "state_field": state_field,
+                  "openssl": "_hashlib" in sys.modules}))
 """
 
 
@@ -105,6 +107,28 @@ def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
     assert accel._stale(compiled) == [module]  # removed
 
 
+def test_sources_untouched_since_the_build_are_not_hashed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accel, "HERE", tmp_path)
+    module, py = "powergrid_nb.auction", tmp_path / "auction.py"
+    py.write_text("def legal(g, p):\n    return []\n")
+    entry = {"sha256": accel._digest(py), "stat": accel._stat(py)}
+    hashed, digest = [], accel._digest
+    monkeypatch.setattr(accel, "_digest", lambda path: hashed.append(path) or digest(path))
+    assert accel._stale({module: entry}) == [] and hashed == []
+    os.utime(py, ns=(1, 1))  # touched, the same text: its digest says so
+    assert accel._stale({module: entry}) == [] and hashed == [py]
+    py.write_text("def legal(g, p):\n    return [0]\n")
+    assert accel._stale({module: entry}) == [module]
+
+
+def test_loading_a_build_leaves_openssl_unloaded(built: Path) -> None:
+    """hashlib's OpenSSL costs a process some 3 MB of RSS: a game with a fresh build never loads it."""
+    out = run_probe(built)
+    assert out["status"]["engine"] == "compiled" and out["status"]["stale"] == []
+    assert not out["openssl"]
+
+
 def test_the_switch_turns_the_compiled_engine_off(built: Path) -> None:
     out = run_probe(built, POWERGRID_NB_ACCEL="0")
     assert out["status"]["engine"] == "python" and out["status"]["off"]
@@ -116,7 +140,8 @@ def test_a_build_of_other_sources_is_never_loaded(built: Path, tmp_path: Path) -
     shutil.copytree(built, stale)
     manifest_path = accel.build_dir(stale) / accel.MANIFEST
     manifest = json.loads(manifest_path.read_text())
-    manifest["modules"]["powergrid_nb.auction"]["sha256"] = "0" * 64  # as if auction.py changed since
+    entry = manifest["modules"]["powergrid_nb.auction"]
+    entry["sha256"], entry["stat"][:2] = "0" * 64, [0, 0]  # as if auction.py changed since
     manifest_path.write_text(json.dumps(manifest))
     out = run_probe(stale)
     assert out["status"]["engine"] == "python"
