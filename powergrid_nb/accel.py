@@ -201,9 +201,11 @@ _SETUP = """\
 import sys
 from setuptools import Extension, setup
 from Cython.Build import cythonize
-modules, directives, jobs = sys.argv[1].split(","), eval(sys.argv[2]), int(sys.argv[3])
+modules, directives = sys.argv[1].split(","), eval(sys.argv[2])
+jobs, flags = int(sys.argv[3]), sys.argv[4].split()
 sys.argv[1:] = ["build_ext", "--inplace", "--force", "--parallel", str(jobs)]
-exts = [Extension(m, [m.replace(".", "/") + ".py"]) for m in modules]
+exts = [Extension(m, [m.replace(".", "/") + ".py"], extra_compile_args=flags, extra_link_args=flags)
+        for m in modules]
 setup(name="powergrid_nb_accel", ext_modules=cythonize(exts, compiler_directives=directives,
       nthreads=jobs, quiet=True), script_args=sys.argv[1:])
 """
@@ -317,14 +319,13 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
 
 
 def _compile(work: Path, modules: tuple[str, ...], jobs: int, cflags: str) -> None:
-    """Cython and the C compiler on the copies in ``work`` (``cflags`` added to the C flags)."""
+    """Cython and the C compiler on the copies in ``work`` (``cflags`` added to the compiler's and the
+    linker's flags, after Python's own: not in CFLAGS, which some setuptools take instead of Python's
+    flags, -O3 included)."""
     import subprocess
 
-    env = dict(os.environ)
-    if cflags:
-        env["CFLAGS"] = f"{env.get('CFLAGS', '')} {cflags}".strip()
-    proc = subprocess.run([sys.executable, "-c", _SETUP, ",".join(modules), repr(DIRECTIVES), str(jobs)],
-                          cwd=work, env=env, capture_output=True, text=True)
+    args = [",".join(modules), repr(DIRECTIVES), str(jobs), cflags]
+    proc = subprocess.run([sys.executable, "-c", _SETUP, *args], cwd=work, capture_output=True, text=True)
     if proc.returncode:
         tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
         raise AccelError(f"the Cython build failed (exit {proc.returncode}):\n{tail}")

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,21 @@ def test_a_built_engine_is_loaded_and_plays_the_same_games(built: Path, tmp_path
     assert "powergrid_nb.game" in compiled["status"]["loaded"]
     assert not compiled["game_file"].endswith(".py") and compiled["game_file"].startswith(str(built))
     assert compiled["moves"] == pure["moves"] and len(pure["moves"]) > 300
+
+
+def test_the_profile_guided_build_keeps_pythons_optimisation(built: Path) -> None:
+    """The profile flags come on top of Python's own C flags (-O3 ...): some setuptools read CFLAGS
+    instead of Python's flags, and a build through it ran at -O0, slower than pure Python. The
+    compiler's flags are in the debug information (Python's flags carry -g)."""
+    python = (sysconfig.get_config_var("CFLAGS") or "").split()
+    opt = [f for f in python if f.startswith("-O")]
+    if "-g" not in python or not opt or not accel.gcc():
+        pytest.skip("no record of the compiler's flags (Python's C flags have no -g), or no GCC")
+    game = next((accel.build_dir(built) / "powergrid_nb").glob("game.*"))
+    producers = set(re.findall(rb"GNU C[^\0]*", game.read_bytes()))
+    assert producers, "no compiler record in the compiled game module"
+    for p in producers:
+        assert opt[-1].encode() in p.split() and b"-fprofile-use" in p.split(), p
 
 
 def test_the_declaration_files_are_compiled_in(built: Path, tmp_path: Path) -> None:
