@@ -12,7 +12,7 @@ through ``bot.act(game)``, the bot interface, which is how the heuristic games' 
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -20,8 +20,8 @@ import random
 import resource
 import statistics
 import sys
-import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +41,13 @@ def pin(core: int) -> list[int]:
 def import_engine(root: Path) -> Any:
     """``import powergrid_nb``, failing loudly unless it (and its bots) come from ``root``."""
     import powergrid_nb
-    import powergrid_nb.bots
 
+    bots = importlib.util.find_spec("powergrid_nb.bots")  # where from, without loading them
     want = (root / "powergrid_nb").resolve()
-    for module in (powergrid_nb, powergrid_nb.bots):
-        got = Path(module.__file__ or "?").resolve()
+    for name, file in (("powergrid_nb", powergrid_nb.__file__), ("powergrid_nb.bots", bots and bots.origin)):
+        got = Path(file or "?").resolve()
         if want not in got.parents:
-            sys.stderr.write(f"_probe.py: WRONG ENGINE: {module.__name__} was imported from {got}, "
+            sys.stderr.write(f"_probe.py: WRONG ENGINE: {name} was imported from {got}, "
                              f"not from {want} (sys.path = {sys.path})\n")
             raise SystemExit(WRONG_ENGINE)
     return powergrid_nb
@@ -62,13 +62,34 @@ def engine_kind() -> str:
 
 def engine_digest(root: Path) -> str:
     """sha256 of the engine's sources and maps, to see whether an engine changed during a run."""
-    h = hashlib.sha256()
+    h = sha256()  # after the task: hashlib's OpenSSL would count in the memory task's RSS
     files = [p for p in (root / "powergrid_nb").rglob("*") if p.suffix in (".py", ".json")
              and "__pycache__" not in p.parts]
     files += list((root / "maps").glob("*.json"))
     for p in sorted(files):
         h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+class Checksum:
+    """CRC-32 and Adler-32 of the bytes fed, as ``update``/``hexdigest`` (hashlib's interface): the
+    memory task's digest, which must not load hashlib (OpenSSL) before its reading of the RSS."""
+
+    def __init__(self) -> None:
+        self.crc, self.adler = 0, 1
+
+    def update(self, data: bytes) -> None:
+        self.crc, self.adler = zlib.crc32(data, self.crc), zlib.adler32(data, self.adler)
+
+    def hexdigest(self) -> str:
+        return f"{self.crc:08x}{self.adler:08x}"
+
+
+def sha256() -> Any:
+    """A new sha256 (hashlib loaded on first use)."""
+    import hashlib
+
+    return hashlib.sha256()
 
 
 def add_game(h: Any, actions: list[Any]) -> None:
@@ -110,7 +131,7 @@ def task_random(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
     for edition in spec["editions"]:
         for players in spec["players"]:
             random_game(pg.new_game, players, edition, spec["seed"] + 10**6, [])  # warm-up
-            h, seconds, cpu_seconds, decisions = hashlib.sha256(), 0.0, 0.0, 0
+            h, seconds, cpu_seconds, decisions = sha256(), 0.0, 0.0, 0
             for seed in range(spec["seed"], spec["seed"] + spec["games"]):
                 actions: list[Any] = []
                 t, c = time.perf_counter(), time.process_time()
@@ -129,7 +150,7 @@ def task_latency(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
     players, edition = 4, "original"
     random_game(pg.new_game, players, edition, spec["seed"] + 10**6, [])  # warm-up
     pairs: list[int] = []
-    h = hashlib.sha256()
+    h = sha256()
     clock, keep = time.perf_counter_ns, pairs.append
     for seed in range(spec["seed"], spec["seed"] + spec["games"]):
         g = pg.new_game(players, map=MAP, edition=edition, seed=seed)
@@ -176,7 +197,7 @@ def task_bots(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
             raise RuntimeError(f"heuristic game seed {seed} stopped before its end")
 
     game(spec["seed"] + 10**6, [])  # warm-up
-    h, seconds, cpu_seconds, decisions = hashlib.sha256(), 0.0, 0.0, 0
+    h, seconds, cpu_seconds, decisions = sha256(), 0.0, 0.0, 0
     for seed in range(spec["seed"], spec["seed"] + spec["games"]):
         actions: list[Any] = []
         t, c = time.perf_counter(), time.process_time()
@@ -224,7 +245,7 @@ def task_undo(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
         undone = str(out[0])
     if undone != str(actions[-1]):
         raise RuntimeError(f"undo(1) took back {undone!r}, not the last action {str(actions[-1])!r}")
-    h = hashlib.sha256()
+    h = sha256()
     add_game(h, [*actions, f"undo: {undone}"])
     return {"decisions": len(actions), "over": g.is_over, "copy_median_us": statistics.median(copy_ns) / 1e3,
             "undo_median_us": statistics.median(undo_ns) / 1e3,
@@ -234,8 +255,10 @@ def task_undo(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def task_memory(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """Peak RSS after ``games`` random 4p games in this fresh process; then one game's save() size."""
-    h = hashlib.sha256()
+    """Peak RSS after ``games`` random 4p games in this fresh process; then one game's save() size. The
+    probe loads nothing heavy of its own before the reading (no hashlib, tempfile or bots): the RSS is
+    the engine's."""
+    h = Checksum()
     for seed in range(spec["seed"], spec["seed"] + spec["games"]):
         actions: list[Any] = []
         random_game(pg.new_game, 4, "original", seed, actions)
@@ -246,6 +269,8 @@ def task_memory(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
     choice = random.Random(spec["seed"]).choice
     while not g.is_over:
         g.apply(choice(g.legal_actions()))
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="powergrid-probe-") as tmp:
         path = Path(tmp) / "game.json"
         g.save(str(path))
