@@ -16,10 +16,10 @@ from .events import Decision, Event
 from .exports import Exports
 from .gamelog import possessive
 from .queries import Queries
+from .state import State
 
 if TYPE_CHECKING:
     from .context import Context
-    from .state import State
 
 CHECKPOINT_EVERY = 16  # decisions between the snapshots undo() starts from
 
@@ -83,7 +83,7 @@ class Game(Queries, Exports):
         i = bisect_right(marks, target, key=lambda m: m[0]) - 1
         done, state, length = marks[i]
         del marks[i + 1:]
-        self.s = state.clone()
+        self.s = State.thawed(state)
         del self._history[length:]
         del self._events[length:]
         replay = stack[done:target]
@@ -133,7 +133,7 @@ class Game(Queries, Exports):
 
     def _set_root(self) -> None:
         """The position undo() can go back to: now (after set-up or loading)."""
-        self._stack, self._marks = [], [(0, self.s.clone(), len(self._history))]
+        self._stack, self._marks = [], [(0, self.s.frozen(), len(self._history))]
 
     def _check(self, a: Action) -> int:
         """The acting participant's index, once ``a`` is an action of the right player and phase."""
@@ -178,7 +178,7 @@ class Game(Queries, Exports):
         self._legal = None
         rounds.advance(self)
         if len(stack) % CHECKPOINT_EVERY == 0:
-            self._marks.append((len(stack), self.s.clone(), len(self._history)))
+            self._marks.append((len(stack), self.s.frozen(), len(self._history)))
 
 
 def _raw(e: Event | tuple) -> tuple:
