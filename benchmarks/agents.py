@@ -11,6 +11,10 @@ Each row plays seeded games (the same seeds in every row):
 - **space**: what an environment adds for a decision without the observation: the legal indices, the
   mask, the action of the index picked, ``apply``; *reference* with ``ActionSpace.encoded`` (every legal
   action encoded), *fast* with ``FastLegal`` (the indices read from the position);
+- **encoding**: the space fast row plus the observation vector of the player to act
+  (``FastObserver``, told who decided since its last look, as the environments do): all the encoding
+  an environment does for a decision, without PettingZoo's or Gymnasium's own API (the issue's
+  "overhead of encoding");
 - **PettingZoo AEC**: the environment's whole ``agent_iter``/``last``/``step`` loop, observation vector
   and mask included;
 - **Gymnasium**: one seat against random bots; the row counts the seat's ``step`` calls and its time
@@ -50,6 +54,8 @@ from _machine import cores, cpu_model  # noqa: E402
 from powergrid_nb import agents, new_game  # noqa: E402
 from powergrid_nb.actions import Action  # noqa: E402
 from powergrid_nb.agents.fastmask import FastLegal  # noqa: E402
+from powergrid_nb.agents.fastobs import FastObserver  # noqa: E402
+from powergrid_nb.agents.observation import ObservationSpec  # noqa: E402
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:
@@ -119,6 +125,25 @@ def space_fast(players: int, seed: int) -> tuple[int, float]:
     return n, time.perf_counter() - t
 
 
+def encoding(players: int, seed: int) -> tuple[int, float]:
+    """The space fast row plus the observation of the player to act (FastObserver, told who decided):
+    the environments' encoding work for a decision, without PettingZoo's or Gymnasium's own API."""
+    g = new_game(players, seed=seed)
+    fast = FastLegal(agents.ActionSpace(g.map))
+    observer = FastObserver(ObservationSpec(players, list(g.map.cities)))
+    rng = random.Random(seed)
+    acted: set[str] | None = None
+    n, t = 0, time.perf_counter()
+    while not g.is_over:
+        observer.of(g, g.current_player, acted)  # type: ignore[arg-type]
+        legal = fast.legal(g)
+        action = fast.action(g, legal, pick(fast.mask(legal), rng))
+        g.apply(action)
+        acted = {action.player}
+        n += 1
+    return n, time.perf_counter() - t
+
+
 def aec(players: int, seed: int, reference: bool = False) -> tuple[int, float]:
     e = agents.raw_env(players=players)
     e.pos.reference = reference
@@ -167,6 +192,7 @@ ROWS: dict[str, Callable[[int, int], tuple[int, float]]] = {
     SAME: raw_same_games,
     "space reference": space_reference,
     "space fast": space_fast,
+    "encoding (space + observation)": encoding,
     "PettingZoo AEC reference": lambda p, s: aec(p, s, reference=True),
     "PettingZoo AEC": aec,
     "Gymnasium seat reference": lambda p, s: gym(p, s, reference=True),
@@ -196,12 +222,12 @@ def main() -> None:
             per[name].append(t / n)
             counts[name] += int(n)
     base, same = statistics.median(per[RAW]), statistics.median(per[SAME])
-    print(f"{'row':26} {'decisions':>9} {'µs/decision':>12} {'(min-max)':>14} {'steps/s':>8} "
+    print(f"{'row':30} {'decisions':>9} {'µs/decision':>12} {'(min-max)':>14} {'steps/s':>8} "
           f"{'x raw':>6} {'over raw':>9} {'x same':>7}")
     for name, times in per.items():
         med = statistics.median(times)
         spread = f"{min(times) * 1e6:>6.1f}-{max(times) * 1e6:<7.1f}"
-        print(f"{name:26} {counts[name]:>9} {med * 1e6:>12.1f} {spread} {1 / med:>8.0f} "
+        print(f"{name:30} {counts[name]:>9} {med * 1e6:>12.1f} {spread} {1 / med:>8.0f} "
               f"{med / base:>5.1f}x {(med - base) / base:>8.1f}x {med / same:>6.1f}x")
     print("load after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"command: python benchmarks/agents.py --players {args.players} --games {args.games} "

@@ -295,7 +295,7 @@ def build(modules: Iterable[str] = MODULES, root: Path | None = None, jobs: int 
                     (work / pkg / "__init__.py").touch()
         echo(f"compiling {len(modules)} engine modules with Cython {Cython.__version__} on {jobs} "
              f"core(s){', profile-guided (twice, with a training run between)' if pgo else ''}; this "
-             f"takes {'about five minutes' if pgo else 'a minute or two'}...")
+             f"takes {'a few minutes' if pgo else 'a minute or two'}...")
         _compile(work, modules, jobs, PGO_GENERATE if pgo else "")
         if pgo:
             _train(work, modules)

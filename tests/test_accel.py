@@ -1,6 +1,6 @@
 """The optional compiled engine (powergrid_nb.accel, issue #9): opt-in, the same games, never stale.
 
-One full build (about 5 minutes, profile-guided with GCC) serves the module: the golden corpus must
+One full build (a few minutes, profile-guided with GCC) serves the module: the golden corpus must
 replay on it move for move, and benchmarks/compare.py measures it beside the pure-Python engine with
 identical games.
 """
