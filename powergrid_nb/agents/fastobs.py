@@ -49,6 +49,9 @@ class FastObserver:
         self._game_at, self._players_at = sl["game"].start, sl["players"].start
         self._market_at, self._res_at = sl["market"].start, sl["resources"].start
         self._auction = sl["auction"]
+        # the auction part: running, the plant's features, then the high bid at _bid_at and the one-hots
+        # of the leader, the bidders and the player discarding (P each) after it
+        self._bid_at = self._auction.start + 1 + F
         self._map_at = sl["map"].start
         self._city = {c: i for i, c in enumerate(spec.cities)}
         self._game: Game | None = None
@@ -102,7 +105,7 @@ class FastObserver:
             perm[at + k * PLAYER_FEATURES:at + (k + 1) * PLAYER_FEATURES] = \
                 np.arange(at + j * PLAYER_FEATURES, at + (j + 1) * PLAYER_FEATURES)
             for group in range(3):  # the leader, the bidders, the player discarding
-                at = self._auction.start + 2 + F + group * p
+                at = self._bid_at + 1 + group * p
                 perm[at + k] = at + j
             cols = self._map_at + np.arange(len(self.spec.cities)) * (1 + p) + 1
             perm[cols + k] = cols + j
@@ -196,7 +199,7 @@ class FastObserver:
             return False
         if old != a:  # only the bid, the leader and the bidders move: write what did
             v, index, p = self._v, self._index, len(self._names)
-            at = self._auction.start + 1 + F  # the high bid, then the leader's and the bidders' one-hots
+            at = self._bid_at
             v[at] = a.bid
             if old.leader != a.leader:
                 v[at + 1 + index[old.leader]] = 0.0
@@ -244,18 +247,17 @@ class FastObserver:
 
     def _auction_part(self, a: Any, discarding: str | None) -> None:
         """The auction part afresh: the running auction ``a`` (``g.auction``) and who discards."""
-        v, at, index, p = self._v, self._auction.start, self._index, len(self._names)
+        v, at, index, p = self._v, self._bid_at, self._index, len(self._names)
         v[self._auction] = 0.0
         if a is not None:
-            v[at] = 1.0
-            v[at + 1:at + 1 + F] = _plant(a.plant)
-            at += 1 + F  # the high bid, then the leader's, the bidders' and the discarder's one-hots
+            v[self._auction.start] = 1.0
+            v[self._auction.start + 1:at] = _plant(a.plant)
             v[at] = a.bid
             v[at + 1 + index[a.leader]] = 1.0
             for n in a.bidders:
                 v[at + 1 + p + index[n]] = 1.0
         if discarding is not None:
-            v[self._auction.start + 2 + F + 2 * p + index[discarding]] = 1.0
+            v[at + 1 + 2 * p + index[discarding]] = 1.0
 
 
 def _held(plants: tuple[int, ...]) -> np.ndarray:
