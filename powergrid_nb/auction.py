@@ -44,7 +44,7 @@ _ROWS: dict[tuple, tuple[int, list[Action]]] = {}  # actions are immutable: one 
 def _row(name: str, plant: int | None, lo: int, hi: int) -> list[Action]:
     """The shared actions for bids ``lo``..``hi``: ``Open(name, plant, b)``, or ``Bid(name, b)`` for
     ``plant`` None. A row starts at the lowest bid asked for (a plant's number, except under the
-    discount token), not at 0: the bids no one can make would be a third of the rows' memory."""
+    discount token), not at 0: the bids no one can make took much of the rows' memory."""
     key = (name, plant)
     start, row = _ROWS.get(key, (0, ()))
     if not row or start > lo or start + len(row) <= hi:
