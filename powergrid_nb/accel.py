@@ -359,14 +359,18 @@ def _train(work: Path, modules: tuple[str, ...]) -> None:
 
 
 def remove(root: Path | None = None) -> bool:
-    """Delete this checkout's build; returns whether there was one."""
+    """Delete this checkout's builds: its folder, and any folder whose manifest names this package (a
+    build under an earlier folder name, for another interpreter); returns whether there was one."""
     import shutil
 
-    folder = build_dir(root)
-    if not folder.exists():
+    base, folder = root or default_root(), build_dir(root)
+    if not base.is_dir():
         return False
-    shutil.rmtree(folder)
-    return True
+    mine = [f for f in base.iterdir() if f.is_dir() and not f.name.startswith(".")
+            and (f == folder or (_manifest(f) or {}).get("package") == str(HERE))]
+    for f in mine:
+        shutil.rmtree(f)
+    return bool(mine)
 
 
 def command(action: str, jobs: int | None = None) -> int:

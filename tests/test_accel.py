@@ -145,6 +145,21 @@ def test_loading_a_build_leaves_openssl_unloaded(built: Path) -> None:
     assert not out["openssl"]
 
 
+def test_remove_deletes_every_build_of_this_package_and_no_other(tmp_path: Path) -> None:
+    def build_like(name: str, package: str) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / accel.MANIFEST).write_text(json.dumps({"package": package, "modules": {}}))
+        return folder
+
+    current = build_like(accel.build_dir(tmp_path).name, str(accel.HERE))
+    earlier = build_like("cpython-311-x86_64-linux-gnu-0123456789ab", str(accel.HERE))  # an older name
+    other = build_like("cpython-311-x86_64-linux-gnu-feedbeef", "/elsewhere/powergrid_nb")
+    assert accel.remove(tmp_path)
+    assert not current.exists() and not earlier.exists() and other.exists()
+    assert not accel.remove(tmp_path)
+
+
 def test_the_switch_turns_the_compiled_engine_off(built: Path) -> None:
     out = run_probe(built, POWERGRID_NB_ACCEL="0")
     assert out["status"]["engine"] == "python" and out["status"]["off"]
