@@ -16,16 +16,12 @@ from .game import Game
 from .gamelog import possessive
 from .maps import GameMap, MapError, builtin_maps, load_map
 from .newgame import check_options, make_context, player_names
-from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, fits
+from .plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, capacities, card_out, fits
 from .resources import start_markers
 from .state import State
 
 FORMAT = "powergrid_nb.game"
 SCHEMA_VERSION = 2  # 2: the history as typed events; version 1 (prose rows) still loads
-
-
-def _card_out(c: int) -> int | str:
-    return STEP3_NAME if c == STEP3 else c
 
 
 def _names(g: Game, idx: list[int]) -> list[str]:
@@ -55,9 +51,9 @@ def game_to_dict(g: Game, history: bool = True) -> dict[str, Any]:
                 "tokens": dict(zip(RESOURCES, s.tokens[p], strict=True)),
                 "cities": list(s.mine[p])} for p in range(len(ctx.names))},
             "houses": {c: _names(g, o) for c, o in s.houses.items()},
-            "market": [_card_out(c) for c in s.market],
-            "deck": [_card_out(c) for c in s.deck],
-            "removed": list(s.removed), "boxed": [_card_out(c) for c in s.boxed],
+            "market": [card_out(c) for c in s.market],
+            "deck": [card_out(c) for c in s.deck],
+            "removed": list(s.removed), "boxed": [card_out(c) for c in s.boxed],
             "resources": dict(zip(RESOURCES, s.res, strict=True)),
             "discount": s.discount,
             "auction_round": {
@@ -327,7 +323,7 @@ def _check_invariants(g: Game) -> None:
         missing = sorted(ALL_CARDS - set(cards))
         raise SaveFileError(f"each of the 42 plants and the Step 3 card must be in exactly one of "
                             f"market, deck, removed, boxed or a player's plants (R118); duplicated "
-                            f"{sorted(dup)}, missing {[_card_out(c) for c in missing]}", where)
+                            f"{sorted(dup)}, missing {[card_out(c) for c in missing]}", where)
     if any(STEP3 in pl for pl in s.plants) or STEP3 in s.removed:
         raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", where)
     totals = ctx.edition.track.totals

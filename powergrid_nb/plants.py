@@ -16,6 +16,11 @@ STEP3 = 99  # the "Step 3" card; sorts above every plant (R12)
 STEP3_NAME = "step3"
 
 
+def card_out(card: int) -> int | str:
+    """A card as saves and observations show it: its number, or ``"step3"`` for the Step 3 card."""
+    return STEP3_NAME if card == STEP3 else card
+
+
 @dataclass(frozen=True, slots=True)
 class PowerPlant:
     """One plant card: its number (also its minimum bid), fuel, tokens per run and cities powered."""

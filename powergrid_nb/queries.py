@@ -13,7 +13,7 @@ from .actions import BuyResources, Power
 from .auction import BidChoices
 from .auction import choices as auction_choices
 from .mapqueries import MapQueries
-from .plants import RESOURCES, capacities
+from .plants import RESOURCES, capacities, card_out
 from .rounds import PHASE_NAMES, PHASES
 from .steps import current_market
 
@@ -227,9 +227,12 @@ class Queries(MapQueries):
     def deck_top(self) -> int | str | None:
         """The draw pile's top as every player sees it: the plant when it is known (R10), else its
         back ("plug" or "socket", R119), None for an empty pile or an edition without card backs."""
-        from .visibility import top_hint  # visibility reads saves (io), which need Game: not at import
-
-        return top_hint(self)  # type: ignore[arg-type]
+        deck = self.s.deck
+        if not deck:
+            return None
+        if self.s.top_known:
+            return card_out(deck[0])
+        return self.ctx.edition.card_back(deck[0])  # R119: the back shows plug or socket
 
     def boxed_plants(self) -> list[int]:
         """Plants out of the game face up, in the order they left (R36, R38, R68, R84, R89-R92)."""

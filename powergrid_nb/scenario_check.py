@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import SaveFileError
-from .io import _card_out as card_out
 from .io import game_from_dict
-from .plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME
+from .plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME, card_out
 from .rulebook import rule as _rule
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ import copy as _copy
 import random
 from typing import TYPE_CHECKING, Any
 
-from .io import _card_out, game_to_dict
-from .plants import STEP3
+from .io import game_to_dict
+from .plants import STEP3, card_out
 
 if TYPE_CHECKING:
     from .game import Game
@@ -22,21 +22,12 @@ def observation(g: Game, player: str, history: bool = True) -> dict[str, Any]:
     st = d["state"]
     deck = g.s.deck
     known_tail = deck[deck.index(STEP3):] if STEP3 in deck else []
-    st["deck"] = {"size": len(deck), "top": top_hint(g),
-                  "known_bottom": [_card_out(c) for c in known_tail]}
+    st["deck"] = {"size": len(deck), "top": g.deck_top,
+                  "known_bottom": [card_out(c) for c in known_tail]}
     st["removed"] = {"size": len(g.s.removed)}
     d["config"]["seed"] = None
     d["viewer"] = player
     return d
-
-
-def top_hint(g: Game) -> int | str | None:
-    if not g.s.deck:
-        return None
-    top = g.s.deck[0]
-    if g.s.top_known:
-        return _card_out(top)
-    return g.ctx.edition.card_back(top)  # R119: the back shows plug or socket
 
 
 def redeal(g: Game, player: str, seed: int | None = None) -> Game:
@@ -46,7 +37,7 @@ def redeal(g: Game, player: str, seed: int | None = None) -> Game:
     rng = random.Random(seed)
     s = h.s
     cut = s.deck.index(STEP3) if STEP3 in s.deck else len(s.deck)
-    hint = top_hint(g)
+    hint = g.deck_top
     fixed_top = s.deck[:1] if s.top_known and cut else []
     unknown = s.deck[len(fixed_top):cut] + s.removed
     rng.shuffle(unknown)
