@@ -113,33 +113,23 @@ def space_reference(players: int, seed: int) -> tuple[int, float]:
     return n, time.perf_counter() - t
 
 
-def space_fast(players: int, seed: int) -> tuple[int, float]:
+def space_fast(players: int, seed: int, observe: bool = False) -> tuple[int, float]:
+    """``FastLegal``'s work for a decision; with ``observe``, the encoding row: also the observation of
+    the player to act (FastObserver, told who decided since its last look, as the environments do)."""
     g = new_game(players, seed=seed)
     fast = FastLegal(agents.ActionSpace(g.map))
-    rng = random.Random(seed)
-    n, t = 0, time.perf_counter()
-    while not g.is_over:
-        legal = fast.legal(g)
-        g.apply(fast.action(g, legal, pick(fast.mask(legal), rng)))
-        n += 1
-    return n, time.perf_counter() - t
-
-
-def encoding(players: int, seed: int) -> tuple[int, float]:
-    """The space fast row plus the observation of the player to act (FastObserver, told who decided):
-    the environments' encoding work for a decision, without PettingZoo's or Gymnasium's own API."""
-    g = new_game(players, seed=seed)
-    fast = FastLegal(agents.ActionSpace(g.map))
-    observer = FastObserver(ObservationSpec(players, list(g.map.cities)))
+    observer = FastObserver(ObservationSpec(players, list(g.map.cities))) if observe else None
     rng = random.Random(seed)
     acted: set[str] | None = None
     n, t = 0, time.perf_counter()
     while not g.is_over:
-        observer.of(g, g.current_player, acted)  # type: ignore[arg-type]
+        if observer is not None:
+            observer.of(g, g.current_player, acted)  # type: ignore[arg-type]
         legal = fast.legal(g)
         action = fast.action(g, legal, pick(fast.mask(legal), rng))
         g.apply(action)
-        acted = {action.player}
+        if observer is not None:
+            acted = {action.player}
         n += 1
     return n, time.perf_counter() - t
 
@@ -192,7 +182,7 @@ ROWS: dict[str, Callable[[int, int], tuple[int, float]]] = {
     SAME: raw_same_games,
     "space reference": space_reference,
     "space fast": space_fast,
-    "encoding (space + observation)": encoding,
+    "encoding (space + observation)": lambda p, s: space_fast(p, s, observe=True),
     "PettingZoo AEC reference": lambda p, s: aec(p, s, reference=True),
     "PettingZoo AEC": aec,
     "Gymnasium seat reference": lambda p, s: gym(p, s, reference=True),

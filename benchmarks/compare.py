@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--core", type=int, default=default_core(), help="the CPU every child is pinned to")
     ap.add_argument("--compiled", action="store_true",
                     help="also measure the working tree compiled with Cython (powergrid_nb.accel; needs "
-                         "pip install 'powergrid_nb[accel]' and a C compiler; the build takes 5 minutes)")
+                         "pip install 'powergrid_nb[accel]' and a C compiler; the build takes a few minutes)")
     ap.add_argument("--json", metavar="PATH", help="also write every raw sample as JSON")
     args = ap.parse_args(argv)
     if args.rounds < 1:

@@ -4,7 +4,7 @@ The pure-Python engine is the default, and the only one on a fresh machine. Buil
 is a choice a user makes once per checkout or install (it needs ``pip install 'powergrid_nb[accel]'``,
 a C compiler and the Python headers)::
 
-    powergrid-nb accel build      # about 5 minutes on 2 cores
+    powergrid-nb accel build      # a few minutes on 2 cores
     powergrid-nb accel status
     powergrid-nb accel remove
 
@@ -212,14 +212,12 @@ setup(name="powergrid_nb_accel", ext_modules=cythonize(exts, compiler_directives
 # The profile-guided build's training run: the modules just compiled with counters play seeded games
 # (other seeds than the benchmarks'), so that GCC lays out the hot paths of real play.
 _TRAIN = """\
-import importlib.machinery, importlib.util, json, random, sys
-files = json.loads(sys.argv[1])
-class Finder:
-    def find_spec(self, name, path=None, target=None):
-        f = files.get(name)
-        return None if f is None else importlib.util.spec_from_file_location(
-            name, f, loader=importlib.machinery.ExtensionFileLoader(name, f))
-sys.meta_path.insert(0, Finder())
+import importlib.util, json, random, sys
+spec = importlib.util.spec_from_file_location("powergrid_nb_accel_training", sys.argv[1])
+accel = importlib.util.module_from_spec(spec)  # this file alone: the package is imported after the finder
+spec.loader.exec_module(accel)
+files = json.loads(sys.argv[2])
+sys.meta_path.insert(0, accel._Finder(files))
 import powergrid_nb
 from powergrid_nb import new_game
 from powergrid_nb.bots import HeuristicBot, play
@@ -322,13 +320,18 @@ def _compile(work: Path, modules: tuple[str, ...], jobs: int, cflags: str) -> No
     """Cython and the C compiler on the copies in ``work`` (``cflags`` added to the compiler's and the
     linker's flags, after Python's own: not in CFLAGS, which some setuptools take instead of Python's
     flags, -O3 included)."""
+    args = [",".join(modules), repr(DIRECTIVES), str(jobs), cflags]
+    _run([sys.executable, "-c", _SETUP, *args], "the Cython build failed", cwd=work)
+
+
+def _run(cmd: list[str], failure: str, **options: Any) -> None:
+    """Run ``cmd``; if it fails, AccelError saying ``failure``, with the exit code and the last lines."""
     import subprocess
 
-    args = [",".join(modules), repr(DIRECTIVES), str(jobs), cflags]
-    proc = subprocess.run([sys.executable, "-c", _SETUP, *args], cwd=work, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, **options)
     if proc.returncode:
         tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-        raise AccelError(f"the Cython build failed (exit {proc.returncode}):\n{tail}")
+        raise AccelError(f"{failure} (exit {proc.returncode}):\n{tail}")
 
 
 def _built(work: Path, modules: tuple[str, ...]) -> dict[str, Path]:
@@ -345,17 +348,12 @@ def _built(work: Path, modules: tuple[str, ...]) -> dict[str, Path]:
 
 def _train(work: Path, modules: tuple[str, ...]) -> None:
     """The profile-guided build's training run on the modules compiled with counters in ``work``."""
-    import subprocess
-
     files = {m: str(f) for m, f in _built(work, modules).items()}
     env = {k: v for k, v in os.environ.items() if not k.startswith("POWERGRID_NB_ACCEL")}
     env.update(POWERGRID_NB_ACCEL="0", PYTHONPATH=str(HERE.parent))
     # run from the package's parent: from ``work`` the copies' bare package would be imported
-    proc = subprocess.run([sys.executable, "-s", "-c", _TRAIN, json.dumps(files)], cwd=HERE.parent, env=env,
-                          capture_output=True, text=True)
-    if proc.returncode:
-        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-15:])
-        raise AccelError(f"the training run of the profile-guided build failed:\n{tail}")
+    _run([sys.executable, "-s", "-c", _TRAIN, __file__, json.dumps(files)],
+         "the training run of the profile-guided build failed", cwd=HERE.parent, env=env)
 
 
 def remove(root: Path | None = None) -> bool:
