@@ -52,10 +52,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import cores, cpu_model  # noqa: E402
 
 from powergrid_nb import agents, new_game  # noqa: E402
-from powergrid_nb.actions import Action  # noqa: E402
 from powergrid_nb.agents.fastmask import FastLegal  # noqa: E402
 from powergrid_nb.agents.fastobs import FastObserver  # noqa: E402
 from powergrid_nb.agents.observation import ObservationSpec  # noqa: E402
+from powergrid_nb.engine.actions import Action  # noqa: E402
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:

@@ -58,7 +58,7 @@ def measure(playouts: int, backends: list[str], workers: int, early: bool = True
     from pandas.testing import assert_frame_equal
 
     from powergrid_nb import accel
-    from powergrid_nb.analysis import analyze
+    from powergrid_nb.play.analysis import analyze
 
     g = position()
     analyze(g, playouts=2, seed=10**6, progress=False)  # warm-up: imports, map, caches
@@ -140,7 +140,7 @@ def main() -> int:
     if args.against:
         return against(args)
     g = position()
-    from powergrid_nb.analysis import default_candidates
+    from powergrid_nb.play.analysis import default_candidates
     cands = default_candidates(g, g.current_player)
     print(f"position: round {g.round}, phase {g.phase}, {g.current_player} to act; {len(cands)} candidates: "
           f"{'; '.join(c.label for c in cands)}")

@@ -29,7 +29,7 @@ from powergrid_nb import new_game  # noqa: E402
 from powergrid_nb.bots.base import RandomBot, play  # noqa: E402
 from powergrid_nb.bots.heuristic import HeuristicBot  # noqa: E402
 from powergrid_nb.bots.search import SearchBot  # noqa: E402
-from powergrid_nb.tournaments import tournament  # noqa: E402
+from powergrid_nb.play.tournaments import tournament  # noqa: E402
 
 CONFIGS = [(e, m, n, sc) for e in ("original", "recharged") for m in ("germany", "usa")
            for n in range(2, 7) for sc in (False, True)]

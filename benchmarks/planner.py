@@ -1,4 +1,4 @@
-"""Speed of the exact build planner (powergrid_nb.planner) on the whole Germany map.
+"""Speed of the exact build planner (powergrid_nb.bots.planner) on the whole Germany map.
 
 Positions: 4 players on Germany with all 42 cities in play (the map's six regions merged into
 four, since a 4-player game uses four regions, R3); phase 4, Step 1, 2 or 3 (by position); the
@@ -34,8 +34,8 @@ from _machine import nearest_rank  # noqa: E402  (benchmarks/_machine.py, beside
 from _position import position_from  # noqa: E402  (tests/_position.py: the tests' position builder)
 
 from powergrid_nb import Game, new_game
-from powergrid_nb.maps import load_map
-from powergrid_nb.planner import cheapest_k, plan_targets
+from powergrid_nb.bots.planner import cheapest_k, plan_targets
+from powergrid_nb.engine.board.maps import load_map
 
 MERGE = {"brown": "cyan", "purple": "blue"}  # six regions -> four, all bordering (whole map in play)
 TARGET_MS = 20.0

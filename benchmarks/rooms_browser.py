@@ -37,7 +37,7 @@ import _lab  # noqa: E402  (tests/_lab.py: servers, browser and the panel driver
 from _machine import cores, cpu_model, nearest_rank  # noqa: E402  (benchmarks/_machine.py)
 
 from powergrid_nb import new_game  # noqa: E402
-from powergrid_nb.gamelog import log_lines  # noqa: E402
+from powergrid_nb.engine.gamelog import log_lines  # noqa: E402
 from powergrid_nb.panels.toolbar import LOG_LINES  # noqa: E402
 from powergrid_nb.rooms import Seat, SQLiteStore  # noqa: E402
 

@@ -31,7 +31,7 @@ from _machine import cores, cpu_model  # noqa: E402  (benchmarks/_machine.py, be
 from pandas.testing import assert_frame_equal
 
 from powergrid_nb.bots import BOTS
-from powergrid_nb.simulation import simulate
+from powergrid_nb.play.simulation import simulate
 
 
 def timed(spec: dict, games: int, seed: int, **kw) -> tuple[float, object]:

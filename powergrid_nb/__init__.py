@@ -50,11 +50,12 @@ Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (
 import importlib
 from typing import Any
 
-from .accel import install as _install_accel
+from powergrid_nb.accel import install as _install_accel
 
 _install_accel()  # the compiled engine, if one was built from exactly these sources (powergrid_nb.accel)
 
-from .actions import (  # noqa: E402
+from powergrid_nb.engine import faces as _faces
+from powergrid_nb.engine.actions import (
     Action,
     Bid,
     Build,
@@ -66,13 +67,13 @@ from .actions import (  # noqa: E402
     Pass,
     Power,
 )
-from .errors import IllegalAction, PowerGridError, SaveFileError
-from .game import Event, Game
-from .io import load
-from .maps import GameMap, MapError, load_map
-from .newgame import OPTIONS, new_game
-from .plants import PLANTS, PowerPlant
-from .trust import TrustPolicy
+from powergrid_nb.engine.board.maps import GameMap, MapError, load_map
+from powergrid_nb.engine.errors import IllegalAction, PowerGridError, SaveFileError
+from powergrid_nb.engine.game import Event, Game
+from powergrid_nb.engine.io.saves import load
+from powergrid_nb.engine.newgame import OPTIONS, new_game
+from powergrid_nb.engine.rules.plants import PLANTS, PowerPlant
+from powergrid_nb.engine.rules.trust import TrustPolicy
 
 __version__ = "0.1.0"
 
@@ -89,14 +90,15 @@ __all__ = [
 # editor, and what loads pandas (simulate, sweep, tournament, analyze, compare). A game needs none of them.
 _LAZY = {
     "Bot": "bots", "HeuristicBot": "bots", "RandomBot": "bots", "SearchBot": "bots",
-    "Rule": "rulebook", "rule": "rulebook", "rules": "rulebook",
-    "Problem": "scenario", "Scenario": "scenario",
-    "simulate": "simulation", "sweep": "simulation", "tournament": "tournaments",
-    "analyze": "analysis", "compare": "comparison",
+    "Rule": "engine.rules.rulebook", "rule": "engine.rules.rulebook", "rules": "engine.rules.rulebook",
+    "Problem": "position.scenario", "Scenario": "position.scenario",
+    "simulate": "play.simulation", "sweep": "play.simulation", "tournament": "play.tournaments",
+    "analyze": "play.analysis", "compare": "play.comparison",
 }
 
 
-_SUBMODULES = ("bots", "history_v1", "rulebook", "scenario", "scenario_check")  # attributes once loaded
+# the package's parts, loaded on first use as attributes (``powergrid_nb.views``): a game loads the engine
+_SUBMODULES = ("agents", "bots", "cli", "frames", "lessons", "panels", "play", "position", "rooms", "views")
 
 
 def __getattr__(name: str) -> Any:
@@ -112,3 +114,25 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, *_SUBMODULES})
+
+
+def _frames() -> Any:
+    from powergrid_nb import frames
+    return frames
+
+
+def _views() -> Any:
+    from powergrid_nb import views
+    return views
+
+
+def _panels() -> Any:
+    from powergrid_nb import panels
+    return panels
+
+
+# The faces a game cannot draw itself (DataFrames, figures, the play table) come from the layers above
+# the engine, plugged in here: g.players_frame(), g.picture(), a game's notebook display, a.figure().
+_faces.provide("frames", _frames)
+_faces.provide("views", _views)
+_faces.provide("panels", _panels)

@@ -41,11 +41,15 @@ HERE = Path(__file__).resolve().parent
 # read; saves; map files; the rulebook; the start-city tables): compiling it gains nothing and costs
 # every process its machine code (some 100-400 KB of RSS a module).
 MODULES: tuple[str, ...] = tuple(f"{PACKAGE}.{m}" for m in (
-    "actions", "auction", "building", "bureaucracy", "context", "editions", "errors",
-    "game", "mapqueries", "maprules", "maps", "network", "newgame", "phase",
-    "planner", "plants", "playerorder", "queries", "resources", "rounds", "rulesdata",
-    "state", "steps", "trust", "visibility",
-    "bots.base", "bots.expansion", "bots.fuel", "bots.heuristic", "bots.search", "bots.valuation",
+    "engine.actions", "engine.context", "engine.errors", "engine.game", "engine.newgame", "engine.queries",
+    "engine.state",
+    "engine.phases.auction", "engine.phases.base", "engine.phases.building", "engine.phases.bureaucracy",
+    "engine.phases.playerorder", "engine.phases.resources", "engine.phases.rounds", "engine.phases.steps",
+    "engine.rules.editions", "engine.rules.plants", "engine.rules.tables", "engine.rules.trust",
+    "engine.board.maprules", "engine.board.maps", "engine.board.network", "engine.board.queries",
+    "engine.io.visibility",
+    "bots.base", "bots.expansion", "bots.fuel", "bots.heuristic", "bots.planner", "bots.search",
+    "bots.valuation",
 ))
 # Python's semantics, not C's: annotations stay annotations, no C types are inferred.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False, "infer_types": None}
@@ -221,7 +225,8 @@ sys.meta_path.insert(0, accel._Finder(files))
 import powergrid_nb
 from powergrid_nb import new_game
 from powergrid_nb.bots import HeuristicBot, play
-assert powergrid_nb.game.__file__ == files["powergrid_nb.game"], powergrid_nb.game.__file__
+game_file = powergrid_nb.engine.game.__file__
+assert game_file == files["powergrid_nb.engine.game"], game_file
 for edition in ("original", "recharged"):
     for players in (2, 3, 4, 5, 6):
         for seed in range(10_000, 10_010):

@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from .editions import RULE_PARAMETERS
-from .runner import BACKENDS
+from powergrid_nb.engine.rules.editions import RULE_PARAMETERS
+from powergrid_nb.play.runner import BACKENDS
 
 FORMATS = (".parquet", ".pq", ".csv")
 
@@ -130,7 +130,7 @@ def _parser() -> argparse.ArgumentParser:
                                    "`build` needs pip install 'powergrid_nb[accel]' and a C compiler.")
     a.add_argument("action", choices=("build", "status", "remove"))
     a.add_argument("--jobs", type=int, default=None, help="compile on this many cores (default: all)")
-    from .rooms.cli import add_parser as add_room_parser
+    from powergrid_nb.rooms.cli import add_parser as add_room_parser
 
     add_room_parser(sub)
     return ap
@@ -153,7 +153,7 @@ def _summary_text(result: Any) -> str:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
-    from .simulation import simulate
+    from powergrid_nb.play.simulation import simulate
 
     out, rounds_out = _out_path(args.out, "--out"), _out_path(args.per_round, "--per-round")
     market_out = _out_path(args.market, "--market")
@@ -207,11 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.print_help(sys.stderr)
         return 2
     if args.command == "accel":
-        from .accel import command
+        from powergrid_nb.accel import command
 
         return command(args.action, args.jobs)
     if args.command == "room":
-        from .rooms.cli import command as room_command
+        from powergrid_nb.rooms.cli import command as room_command
 
         return room_command(args)
     try:

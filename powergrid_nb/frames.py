@@ -1,7 +1,7 @@
 """pandas DataFrames of a position, built on demand for the Plotly views and ipywidgets panels.
 
 Every function returns a fresh DataFrame and never changes the game. Only the game's public API is
-read (:mod:`powergrid_nb.queries`). This is the only engine module that imports pandas; it is never
+read (:mod:`powergrid_nb.engine.queries`). This is the only engine module that imports pandas; it is never
 used in the hot path (legal actions, apply, search).
 """
 
@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from . import events as ev
-from .actions import Open
-from .gamelog import sentence
-from .plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
-from .queries import STORAGE
-from .rounds import PHASE_NAMES
+from powergrid_nb.engine import events as ev
+from powergrid_nb.engine.actions import Open
+from powergrid_nb.engine.gamelog import sentence
+from powergrid_nb.engine.phases.rounds import PHASE_NAMES
+from powergrid_nb.engine.queries import STORAGE
+from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
 
 if TYPE_CHECKING:
-    from .game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = [
     "HISTORY_COLUMNS", "cities_frame", "cities_rows", "connections_frame", "connections_rows",
@@ -156,7 +156,8 @@ def plants_rows(g: Game) -> list[dict[str, Any]]:
 
 def owned_plants_frame(g: Game) -> pd.DataFrame:
     """One row per owned plant (owners in player order, plants by number) with the tokens shown
-    on it (one legal placement, :func:`powergrid_nb.plants.allocate`); ``acquired``: 1 = oldest."""
+    on it (one legal placement, :func:`powergrid_nb.engine.rules.plants.allocate`); ``acquired``: 1 =
+    oldest."""
     rows = []
     for name in g.player_order:
         taken = g.plants_in_order(name)

@@ -1,4 +1,5 @@
-"""Build the rules the package ships (``powergrid_nb/data/rules.json``) from the project's rules reference.
+"""Build the rules the package ships (``powergrid_nb/engine/rules/data/rules.json``) from the project's
+rules reference.
 
     .venv/bin/python scripts/build_rules.py ../shared/RULES.md
 
@@ -16,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "powergrid_nb" / "data" / "rules.json"
+OUT = Path(__file__).resolve().parents[1] / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json"
 
 # section number of RULES.md -> the game phase its rules are about (None: the whole game)
 PHASE_OF_SECTION = {3: 1, 4: 2, 5: 3, 6: 4, 7: 5, 19: 0}

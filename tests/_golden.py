@@ -17,7 +17,7 @@ from typing import Any
 
 from powergrid_nb import new_game
 from powergrid_nb.bots import BOTS, Bot
-from powergrid_nb.game import Game
+from powergrid_nb.engine.game import Game
 
 CORPUS = Path(__file__).parent / "golden" / "corpus.json.gz"
 BOT_KWARGS: dict[str, dict[str, Any]] = {"search": {"rollouts": 1, "horizon": 1}}

@@ -12,7 +12,7 @@ from typing import Any
 from _position import S3, position  # noqa: F401  (S3: for the rule tests)
 
 from powergrid_nb import Game
-from powergrid_nb.resources import held_total, supply
+from powergrid_nb.engine.phases.resources import held_total, supply
 
 # Germany: regions holding Essen, Duisburg, Düsseldorf, Münster, Dortmund (red) and Aachen, Köln (blue).
 GERMANY_W7 = {3: ["red", "blue", "cyan"], 4: ["red", "blue", "cyan", "yellow"],

@@ -28,7 +28,7 @@ from powergrid_nb import (
     Power,
     new_game,
 )
-from powergrid_nb.plants import ALL_CARDS, PLANTS, capacities, fits, needs
+from powergrid_nb.engine.rules.plants import ALL_CARDS, PLANTS, capacities, fits, needs
 
 TOTALS = (24, 24, 24, 12)   # R1
 START_MONEY = 50            # R5

@@ -8,7 +8,7 @@ from __future__ import annotations
 from _position import position, who_of
 
 from powergrid_nb import Game, Pass, Power, new_game
-from powergrid_nb.actions import Done, Open
+from powergrid_nb.engine.actions import Done, Open
 
 EDITIONS = ("original", "recharged")
 COUNTS = (2, 3, 4, 5, 6)

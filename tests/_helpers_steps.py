@@ -14,7 +14,7 @@ from _helpers_phases import events
 from _position import S3, position, who_of  # noqa: F401  (S3: for the rule tests)
 
 from powergrid_nb import Build, Done, Game, Pass, Power
-from powergrid_nb.maps import load_map
+from powergrid_nb.engine.board.maps import load_map
 
 REGIONS = {
     "germany": {2: ["cyan", "red", "blue"], 3: ["cyan", "red", "blue"], 4: ["cyan", "red", "yellow", "blue"],

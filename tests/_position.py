@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from powergrid_nb import Action, Game, IllegalAction, new_game
-from powergrid_nb.plants import PLANTS, RESOURCES, STEP3
-from powergrid_nb.resources import TOTALS
+from powergrid_nb.engine.phases.resources import TOTALS
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3
 
 S3 = "step3"  # the Step 3 card as scenario dicts spell it
 RESTS = ("deck", "removed", "boxed", "shuffled")

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 
 from _lab import play_turns  # noqa: E402  (tests/_lab.py, beside this file: the turn loop it shares)
 
-from powergrid_nb.plants import PLANTS  # noqa: E402  (the cards' printed values: fuel, tokens, cities)
+from powergrid_nb.engine.rules.plants import PLANTS  # noqa: E402  (the cards' printed values: fuel, tokens, cities)
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 PANELS = ("over", "discard", "opening", "bidding", "resources", "build", "power", "start", "wait")

@@ -37,9 +37,9 @@ for seed in range(3):
         a = rng.choice(g.legal_actions())
         moves.append(str(a))
         g.apply(a)
-state_field = type(powergrid_nb.state.State.__dict__["money"]).__name__
+state_field = type(powergrid_nb.engine.state.State.__dict__["money"]).__name__
 status = accel.status()
-print(json.dumps({"status": status, "moves": moves, "game_file": powergrid_nb.game.__file__,
+print(json.dumps({"status": status, "moves": moves, "game_file": powergrid_nb.engine.game.__file__,
                   "warnings": [str(w.message) for w in caught], "state_field": state_field,
                   "openssl": "_hashlib" in sys.modules}))
 """
@@ -76,7 +76,7 @@ def test_a_built_engine_is_loaded_and_plays_the_same_games(built: Path, tmp_path
     compiled = run_probe(built)
     assert compiled["status"]["engine"] == "compiled"
     assert set(compiled["status"]["loaded"]) <= set(accel.MODULES)
-    assert "powergrid_nb.game" in compiled["status"]["loaded"]
+    assert "powergrid_nb.engine.game" in compiled["status"]["loaded"]
     assert not compiled["game_file"].endswith(".py") and compiled["game_file"].startswith(str(built))
     assert compiled["moves"] == pure["moves"] and len(pure["moves"]) > 300
 
@@ -105,7 +105,7 @@ def test_the_declaration_files_are_compiled_in(built: Path, tmp_path: Path) -> N
 def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel, "HERE", tmp_path)
-    module, pxd = "powergrid_nb.auction", tmp_path / "auction.pxd"
+    module, pxd = "powergrid_nb.engine.phases.auction", tmp_path / "auction.pxd"
     (tmp_path / "auction.py").write_text("def legal(g, p):\n    return []\n")
 
     def built_now() -> dict[str, dict[str, str]]:
@@ -126,7 +126,7 @@ def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
 def test_sources_untouched_since_the_build_are_not_hashed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel, "HERE", tmp_path)
-    module, py = "powergrid_nb.auction", tmp_path / "auction.py"
+    module, py = "powergrid_nb.engine.phases.auction", tmp_path / "auction.py"
     py.write_text("def legal(g, p):\n    return []\n")
     entry = {"sha256": accel._digest(py), "stat": accel._stat(py)}
     hashed, digest = [], accel._digest
@@ -171,12 +171,12 @@ def test_a_build_of_other_sources_is_never_loaded(built: Path, tmp_path: Path) -
     shutil.copytree(built, stale)
     manifest_path = accel.build_dir(stale) / accel.MANIFEST
     manifest = json.loads(manifest_path.read_text())
-    entry = manifest["modules"]["powergrid_nb.auction"]
+    entry = manifest["modules"]["powergrid_nb.engine.phases.auction"]
     entry["sha256"], entry["stat"][:2] = "0" * 64, [0, 0]  # as if auction.py changed since
     manifest_path.write_text(json.dumps(manifest))
     out = run_probe(stale)
     assert out["status"]["engine"] == "python"
-    assert out["status"]["stale"] == ["powergrid_nb.auction"]
+    assert out["status"]["stale"] == ["powergrid_nb.engine.phases.auction"]
     (warning,) = out["warnings"]
     assert "built from other sources" in warning and "powergrid-nb accel build" in warning
 
@@ -188,7 +188,7 @@ def test_a_failed_build_leaves_the_previous_build_as_it_was(built: Path, tmp_pat
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
     monkeypatch.setattr(accel, "_SETUP", "raise SystemExit('error: the C compiler failed')")
     with pytest.raises(accel.AccelError, match=r"(?s)the Cython build failed .*the C compiler failed"):
-        accel.build(modules=["powergrid_nb.errors"], root=root, echo=lambda s: None)
+        accel.build(modules=["powergrid_nb.engine.errors"], root=root, echo=lambda s: None)
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
     assert accel.status(root)["built"] and not accel.status(root)["stale"]
 
@@ -218,7 +218,8 @@ def test_the_command_line_tells_which_engine_runs(built: Path, capsys: pytest.Ca
 def test_the_compiled_engine_replays_the_golden_corpus(built: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("POWERGRID_NB_ACCEL")}
     env.update(PYTHONPATH=str(ROOT), POWERGRID_NB_ACCEL_DIR=str(built))
-    check = "import powergrid_nb.game, sys; sys.exit(not powergrid_nb.game.__file__.endswith('.so'))"
+    check = ("import powergrid_nb.engine.game, sys; "
+             "sys.exit(not powergrid_nb.engine.game.__file__.endswith('.so'))")
     assert subprocess.run([sys.executable, "-c", check], cwd=ROOT, env=env).returncode == 0
     p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
                         "tests/test_golden.py"], cwd=ROOT, env=env, capture_output=True, text=True,

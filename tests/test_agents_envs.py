@@ -19,7 +19,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from powergrid_nb import agents  # noqa: E402
 from powergrid_nb.agents.openspiel import GAME_NAME, SEEDS, facts  # noqa: E402
 from powergrid_nb.bots import make_bot  # noqa: E402
-from powergrid_nb.errors import IllegalAction  # noqa: E402
+from powergrid_nb.engine.errors import IllegalAction  # noqa: E402
 
 
 def first_illegal(mask: np.ndarray) -> int:

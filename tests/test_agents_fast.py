@@ -20,8 +20,8 @@ from powergrid_nb.agents import ActionSpace, ObservationSpec
 from powergrid_nb.agents.fastmask import FastLegal
 from powergrid_nb.agents.fastobs import FastObserver
 from powergrid_nb.bots import make_bot
-from powergrid_nb.errors import IllegalAction
-from powergrid_nb.visibility import redeal
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.io.visibility import redeal
 
 SETUPS = [(p, ed, mp) for p in range(2, 7) for ed in ("original", "recharged") for mp in ("germany", "usa")]
 

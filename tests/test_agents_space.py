@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from powergrid_nb import new_game
-from powergrid_nb.actions import Bid, Discard, Open
 from powergrid_nb.agents import BID_STEPS, ActionSpace, NotInSpace, ObservationSpec, rank_returns
 from powergrid_nb.bots import make_bot
-from powergrid_nb.errors import IllegalAction
-from powergrid_nb.visibility import redeal
+from powergrid_nb.engine.actions import Bid, Discard, Open
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.io.visibility import redeal
 
 SETUPS = [(p, ed, mp) for p in range(2, 7) for ed in ("original", "recharged") for mp in ("germany", "usa")]
 

@@ -8,10 +8,10 @@ from _position import position, random_game
 from pandas.testing import assert_frame_equal
 
 from powergrid_nb import Bid, Build, BuyResources, Done, Open, Pass, Power
-from powergrid_nb.analysis import Analysis, Candidate, analyze, default_candidates
-from powergrid_nb.analysis.playout import _Bidder
 from powergrid_nb.bots import HeuristicBot, RandomBot, play
-from powergrid_nb.planner import cheapest_cities
+from powergrid_nb.bots.planner import cheapest_cities
+from powergrid_nb.play.analysis import Analysis, Candidate, analyze, default_candidates
+from powergrid_nb.play.analysis.playout import _Bidder
 
 QUICK = dict(playouts=12, seed=5, progress=False)
 

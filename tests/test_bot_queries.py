@@ -16,7 +16,7 @@ from _helpers_props import game_params, label, make, play, props
 from hypothesis import given
 
 from powergrid_nb import Bid, Game, Open, Pass
-from powergrid_nb.plants import production, run_options
+from powergrid_nb.engine.rules.plants import production, run_options
 
 
 def _check_position(g: Game, where: str) -> None:

@@ -12,11 +12,11 @@ from powergrid_nb.bots.base import Bot, RandomBot, play
 from powergrid_nb.bots.expansion import greedy_cities
 from powergrid_nb.bots.fuel import fuel_plan
 from powergrid_nb.bots.heuristic import HeuristicBot
+from powergrid_nb.bots.planner import cheapest_cities, cheapest_k
 from powergrid_nb.bots.search import SearchBot
-from powergrid_nb.planner import cheapest_cities, cheapest_k
-from powergrid_nb.plants import RESOURCES, capacities, fits
-from powergrid_nb.resources import TOTALS
-from powergrid_nb.tournaments import tournament
+from powergrid_nb.engine.phases.resources import TOTALS
+from powergrid_nb.engine.rules.plants import RESOURCES, capacities, fits
+from powergrid_nb.play.tournaments import tournament
 
 EDITIONS = ("original", "recharged")
 MAPS = ("germany", "usa")

@@ -10,10 +10,10 @@ import pytest
 from _position import position
 from pandas.testing import assert_frame_equal
 
-import powergrid_nb.comparison as comparison
+import powergrid_nb.play.comparison as comparison
 from powergrid_nb import new_game
-from powergrid_nb.comparison import compare, rule_value
-from powergrid_nb.results import mean_interval, wilson
+from powergrid_nb.play.comparison import compare, rule_value
+from powergrid_nb.play.results import mean_interval, wilson
 
 BASE = {"players": 3}
 QUICK = dict(games=6, bots="random", seeds=11, base=BASE, progress=False)

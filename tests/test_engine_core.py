@@ -7,9 +7,9 @@ import random
 import pytest
 
 from powergrid_nb import Game, new_game
-from powergrid_nb.events import EVENT_TYPES, Event
-from powergrid_nb.game import CHECKPOINT_EVERY
-from powergrid_nb.rounds import PHASES, turns
+from powergrid_nb.engine.events import EVENT_TYPES, Event
+from powergrid_nb.engine.game import CHECKPOINT_EVERY
+from powergrid_nb.engine.phases.rounds import PHASES, turns
 
 
 def _played(seed: int, decisions: int, players: int = 4, **kw) -> Game:
@@ -98,7 +98,7 @@ def test_money_moved_by_the_events_adds_up_to_each_players_money() -> None:
 def test_room_for_one_more_token_agrees_with_the_storage_rule_R48_R49() -> None:
     from itertools import product
 
-    from powergrid_nb.plants import fits, room_for_one
+    from powergrid_nb.engine.rules.plants import fits, room_for_one
 
     for cap in product((0, 2, 4), (0, 2, 4), (0, 2), (0, 2), (0, 2, 4)):
         for held in product(range(5), range(5), range(3), range(3)):
@@ -115,7 +115,8 @@ def test_a_game_loads_only_the_engine() -> None:
     import subprocess
     import sys
 
-    later = ("powergrid_nb.bots", "powergrid_nb.rulebook", "powergrid_nb.scenario", "powergrid_nb.history_v1")
+    later = ("powergrid_nb.bots", "powergrid_nb.engine.rules.rulebook", "powergrid_nb.position.scenario",
+             "powergrid_nb.engine.io.history_v1")
     never = ("_hashlib", "importlib.resources", "tempfile", "zipfile")
     code = ("import random, sys, powergrid_nb as pg\n"
             "g = pg.new_game(4, seed=2); ch = random.Random(2).choice\n"
@@ -124,6 +125,6 @@ def test_a_game_loads_only_the_engine() -> None:
             f"loaded = [m for m in {later + never!r} if m in sys.modules]\n"
             "assert not loaded, loaded\n"
             "from powergrid_nb import HeuristicBot, Scenario, rule\n"
-            "assert pg.bots.HeuristicBot is HeuristicBot and pg.scenario.Scenario is Scenario\n"
+            "assert pg.bots.HeuristicBot is HeuristicBot and pg.position.scenario.Scenario is Scenario\n"
             "assert rule('R58').number == 'R58' and 'SearchBot' in dir(pg)\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

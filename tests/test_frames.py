@@ -15,7 +15,7 @@ from _position import assert_illegal
 
 from powergrid_nb import PLANTS, Build, BuyResources, Open, Power, new_game
 from powergrid_nb import frames as F
-from powergrid_nb.plants import FUELS, RESOURCES, STEP3, capacities, fits
+from powergrid_nb.engine.rules.plants import FUELS, RESOURCES, STEP3, capacities, fits
 
 START_MONEY = 50
 GAMES = [  # (edition, map, players, options)

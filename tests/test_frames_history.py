@@ -10,8 +10,8 @@ from test_frames import START_MONEY, played, positions  # the same cached random
 
 from powergrid_nb import frames as F
 from powergrid_nb import new_game
-from powergrid_nb.gamelog import sentence
-from powergrid_nb.plants import RESOURCES
+from powergrid_nb.engine.gamelog import sentence
+from powergrid_nb.engine.rules.plants import RESOURCES
 
 
 def test_history_frame_money_delta_sums_to_money():

@@ -32,8 +32,8 @@ from hypothesis import strategies as st
 
 import powergrid_nb
 from powergrid_nb import Game, Open, SaveFileError, load, new_game
-from powergrid_nb.events import CardDrawn, Decision, HouseBuilt, Income, PlantBought
-from powergrid_nb.plants import ALL_CARDS, STEP3
+from powergrid_nb.engine.events import CardDrawn, Decision, HouseBuilt, Income, PlantBought
+from powergrid_nb.engine.rules.plants import ALL_CARDS, STEP3
 
 HIDDEN = ("deck", "removed")
 

@@ -6,8 +6,8 @@ import pytest
 from powergrid_nb import new_game
 from powergrid_nb.bots import HeuristicBot, play
 from powergrid_nb.lessons import catchup
-from powergrid_nb.results import mean_interval, wilson
-from powergrid_nb.runner import bot_seed
+from powergrid_nb.play.results import mean_interval, wilson
+from powergrid_nb.play.runner import bot_seed
 
 TWO = {"standard": None, "leader first": []}
 

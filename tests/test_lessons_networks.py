@@ -4,8 +4,8 @@ import functools
 import math
 
 from powergrid_nb import Scenario, new_game
+from powergrid_nb.bots.planner import cheapest_cities, plan_targets
 from powergrid_nb.lessons import networks
-from powergrid_nb.planner import cheapest_cities, plan_targets
 
 
 @functools.cache

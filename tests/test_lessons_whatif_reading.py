@@ -6,7 +6,7 @@ import pytest
 
 from powergrid_nb import compare, new_game
 from powergrid_nb.lessons import whatif_reading as wr
-from powergrid_nb.results import wilson
+from powergrid_nb.play.results import wilson
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import random
 import networkx as nx
 import pytest
 
-from powergrid_nb.maps import UNREACHABLE, City, GameMap, MapError, load_map
+from powergrid_nb.engine.board.maps import UNREACHABLE, City, GameMap, MapError, load_map
 
 BOARDS = [(name, edition) for name in ("germany", "usa") for edition in ("original", "recharged")]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from powergrid_nb import new_game
-from powergrid_nb.mapfile import parse_outline
-from powergrid_nb.maps import MapError, load_map
+from powergrid_nb.engine.board.mapfile import parse_outline
+from powergrid_nb.engine.board.maps import MapError, load_map
 from powergrid_nb.views import map_figure
 from powergrid_nb.views.mapboard import board, outline
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from powergrid_nb.maps import UNREACHABLE, City, GameMap, MapError, builtin_maps, load_map
+from powergrid_nb.engine.board.maps import UNREACHABLE, City, GameMap, MapError, builtin_maps, load_map
 
 REF = Path(__file__).resolve().parent / "reference_maps"  # a copy of shared/reference/maps
 SHARED_REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "maps"

@@ -22,7 +22,8 @@ def wheel(tmp_path_factory) -> Path:
 def test_wheel_contains_maps_and_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("powergrid_nb/_maps/germany.json", "powergrid_nb/_maps/usa.json",
-              "powergrid_nb/data/plants.json", "powergrid_nb/data/editions.json"):
+              "powergrid_nb/engine/rules/data/plants.json",
+              "powergrid_nb/engine/rules/data/editions.json"):
         assert f in names
 
 
@@ -32,7 +33,7 @@ def test_installed_wheel_loads_maps_and_plays(wheel: Path, tmp_path: Path) -> No
     zipfile.ZipFile(wheel).extractall(site)
     code = (
         "import powergrid_nb, random\n"
-        "from powergrid_nb.maps import load_map\n"
+        "from powergrid_nb.engine.board.maps import load_map\n"
         f"assert powergrid_nb.__file__.startswith({str(site)!r}), powergrid_nb.__file__\n"
         "for name in ('germany', 'usa'):\n"
         "    m = load_map(name)\n"

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from plotly.callbacks import Points
 
 from powergrid_nb import Game, SaveFileError, rule
+from powergrid_nb.engine.rules.plants import RESOURCES
 from powergrid_nb.panels.editor import ScenarioEditor
 from powergrid_nb.panels.snapshot import diff, snapshot
 from powergrid_nb.panels.table import Table
-from powergrid_nb.plants import RESOURCES
-from powergrid_nb.scenario import Scenario, problems
+from powergrid_nb.position.scenario import Scenario, problems
 
 
 @pytest.fixture(scope="module")

@@ -28,11 +28,11 @@ from _panels import (
 )
 
 from powergrid_nb import Game, new_game
-from powergrid_nb.actions import Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
 from powergrid_nb.bots import make_bot
+from powergrid_nb.engine.actions import Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
+from powergrid_nb.engine.rules.plants import RESOURCES
 from powergrid_nb.panels import Table
 from powergrid_nb.panels.board import TABS
-from powergrid_nb.plants import RESOURCES
 
 BOT_DELAY = 3600  # the bots' timer never fires by itself: the test fires it (one bot move at a time)
 TAB_WEIGHTS = (4, 2, 2, 1, 1)  # Plant market, Resources, Players, History, Rules

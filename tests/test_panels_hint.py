@@ -20,8 +20,8 @@ from _panels import (
 )
 
 from powergrid_nb import Pass, new_game
-from powergrid_nb.analysis import analyze
 from powergrid_nb.panels import Table
+from powergrid_nb.play.analysis import analyze
 from powergrid_nb.views.analysis import analysis_figure
 
 

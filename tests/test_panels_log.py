@@ -1,4 +1,5 @@
-"""The game log (powergrid_nb.gamelog and the table's log box): the events' sentences, each outcome once."""
+"""The game log (powergrid_nb.engine.gamelog and the table's log box): the events' sentences, each
+outcome once."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from _panels import YOU, click_errors_fail, game_at, table_for  # noqa: F401 (au
 
 from powergrid_nb import Build, BuyResources, Done, Game, Power, new_game
 from powergrid_nb.bots import RandomBot, play
-from powergrid_nb.events import Decision, Refill
-from powergrid_nb.gamelog import log_entries, log_lines, sentence
+from powergrid_nb.engine.events import Decision, Refill
+from powergrid_nb.engine.gamelog import log_entries, log_lines, sentence
 from powergrid_nb.panels.toolbar import LOG_LINES, log_html
 
 

@@ -25,8 +25,8 @@ from _panels import (
 )
 
 from powergrid_nb import Bid, Build, BuyResources, Discard, Done, IllegalAction, Open, Pass, Power, views
+from powergrid_nb.engine.rules.plants import RESOURCES
 from powergrid_nb.panels import Table
-from powergrid_nb.plants import RESOURCES
 
 ADA = "Ada"
 

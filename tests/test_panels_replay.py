@@ -1,6 +1,6 @@
 """The replay panel (issue #11, "Replay a game"): after every step click and slider move over a game,
 each label, button, the map and the visible tab equal a fresh build from the position replayed
-(``powergrid_nb.replay.position_at``); the first and last positions bound the steps; "Branch here"
+(``powergrid_nb.position.replay.position_at``); the first and last positions bound the steps; "Branch here"
 hands over an independent game at the position shown; a saved game replays from round 1."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from powergrid_nb.panels._widgets import close_all, tree
 from powergrid_nb.panels.editor import ScenarioEditor
 from powergrid_nb.panels.replay import TABS, Replay
 from powergrid_nb.panels.snapshot import diff, snapshot
-from powergrid_nb.replay import Recording, ReplayError, position_at
+from powergrid_nb.position.replay import Recording, ReplayError, position_at
 from powergrid_nb.views.dashboard import status_text
 
 FIGURES = {"Resources": lambda g: views.resources_figure(g, height=560),

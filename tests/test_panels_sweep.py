@@ -145,7 +145,7 @@ def test_a_new_game_spec_is_a_base_too() -> None:
 
 
 def test_sweep_figure_draws_only_a_swept_parameter() -> None:
-    from powergrid_nb.simulation import sweep
+    from powergrid_nb.play.simulation import sweep
 
     r = sweep({"players": 2}, {"plant_limit": [2, 3]}, games_per_point=2, bots="random", seeds=1,
               progress=False)

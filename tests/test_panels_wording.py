@@ -33,8 +33,8 @@ from powergrid_nb import (
     new_game,
 )
 from powergrid_nb.bots import RandomBot, play
-from powergrid_nb.events import Decision, PlantBoxed, PlantsRun
-from powergrid_nb.gamelog import count, log_lines, possessive, sentence, their, they, verb
+from powergrid_nb.engine.events import Decision, PlantBoxed, PlantsRun
+from powergrid_nb.engine.gamelog import count, log_lines, possessive, sentence, their, they, verb
 from powergrid_nb.panels.board import TABS
 from powergrid_nb.panels.table import hint
 from powergrid_nb.views import dashboard, history_figure, map_figure, plants_figure, resources_figure

@@ -1,4 +1,4 @@
-"""The exact build planner (issue #5): powergrid_nb.planner against the engine's own pricing.
+"""The exact build planner (issue #5): powergrid_nb.bots.planner against the engine's own pricing.
 
 The engine prices cities one at a time (R54, R60, R63) and every link use is paid again (R62), so
 the optimum over build orders is slots + a minimum spanning tree of the metric closure (see the
@@ -18,7 +18,7 @@ from _position import assert_illegal, position, position_from
 from networkx.algorithms.approximation import steiner_tree
 
 from powergrid_nb import Build, Game, new_game
-from powergrid_nb.planner import Plan, cheapest_k, plan_targets
+from powergrid_nb.bots.planner import Plan, cheapest_k, plan_targets
 
 ORDER = ["Dee", "Cy", "Bo", "Ada"]
 

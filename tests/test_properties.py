@@ -30,8 +30,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from powergrid_nb import Action, Build, BuyResources, Discard, IllegalAction, Power
-from powergrid_nb.events import CardDrawn
-from powergrid_nb.plants import STEP3, needs
+from powergrid_nb.engine.events import CardDrawn
+from powergrid_nb.engine.rules.plants import STEP3, needs
 
 
 def _full_game_check(params: dict) -> None:

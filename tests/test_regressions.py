@@ -20,8 +20,8 @@ from _helpers_props import (
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Discard, Game, IllegalAction, Power, new_game
-from powergrid_nb.events import CardDrawn, Decision, PhaseBegins, PlantBoxed
-from powergrid_nb.plants import ALL_CARDS, STEP3
+from powergrid_nb.engine.events import CardDrawn, Decision, PhaseBegins, PlantBoxed
+from powergrid_nb.engine.rules.plants import ALL_CARDS, STEP3
 
 
 def _params(seed: int, players: int = 3, edition: str = "original", map: str = "germany") -> dict:

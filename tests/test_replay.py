@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from powergrid_nb import Game, load, new_game
-from powergrid_nb.events import Decision
-from powergrid_nb.replay import (
+from powergrid_nb.engine.events import Decision
+from powergrid_nb.position.replay import (
     Recording,
     ReplayError,
     decision_label,

@@ -30,7 +30,7 @@ import pytest
 from _browser import require_browser
 
 from powergrid_nb import new_game
-from powergrid_nb.gamelog import log_lines
+from powergrid_nb.engine.gamelog import log_lines
 from powergrid_nb.panels.toolbar import LOG_LINES
 from powergrid_nb.rooms import Seat, SQLiteStore
 

@@ -10,8 +10,8 @@ from _helpers_setup import EDITIONS, area_cities, buy_uncontested, everyone_drop
 from _position import assert_illegal
 
 from powergrid_nb import Bid, Game, Open, Pass, new_game
-from powergrid_nb.events import CardDrawn, PlantBought
-from powergrid_nb.plants import STEP3
+from powergrid_nb.engine.events import CardDrawn, PlantBought
+from powergrid_nb.engine.rules.plants import STEP3
 
 
 def _bidders(g):

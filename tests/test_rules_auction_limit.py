@@ -14,9 +14,9 @@ from _helpers_setup import (
 from _position import assert_illegal
 
 from powergrid_nb import Discard, Open, Pass, new_game
-from powergrid_nb.events import Discount, PlantBoxed
-from powergrid_nb.plants import STEP3
-from powergrid_nb.resources import supply
+from powergrid_nb.engine.events import Discount, PlantBoxed
+from powergrid_nb.engine.phases.resources import supply
+from powergrid_nb.engine.rules.plants import STEP3
 
 W19_MARKET = [4, 6, 8, 9, 10, 11, 12, 13]
 

@@ -9,9 +9,9 @@ from _helpers_phases import S3, events, scenario, supply_of
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Done, Power, new_game
-from powergrid_nb.editions import get_edition
-from powergrid_nb.plants import PLANTS, URANIUM, hybrid_coal_range, needs
-from powergrid_nb.resources import next_price, spaces
+from powergrid_nb.engine.phases.resources import next_price, spaces
+from powergrid_nb.engine.rules.editions import get_edition
+from powergrid_nb.engine.rules.plants import PLANTS, URANIUM, hybrid_coal_range, needs
 
 REFILL = {  # R108: players -> step -> coal / oil / garbage / uranium
     2: {1: [3, 2, 1, 1], 2: [4, 2, 2, 1], 3: [3, 4, 3, 1]},

@@ -7,7 +7,7 @@ from _helpers_steps import S3, build_turn, done_phase, events, filler, scenario
 from _position import assert_illegal
 
 from powergrid_nb import Build, Done, Power, new_game
-from powergrid_nb.events import Decision, GameOver
+from powergrid_nb.engine.events import Decision, GameOver
 
 HIGH = [21, 22, 23, 24, 25, 26]  # a Step-3 market no city count reaches (R68 stays quiet)
 

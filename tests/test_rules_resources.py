@@ -6,9 +6,9 @@ from _helpers_phases import scenario, supply_of
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Done, Power, new_game
-from powergrid_nb.events import PlantsRun
-from powergrid_nb.plants import PLANTS, URANIUM
-from powergrid_nb.resources import next_price, spaces
+from powergrid_nb.engine.events import PlantsRun
+from powergrid_nb.engine.phases.resources import next_price, spaces
+from powergrid_nb.engine.rules.plants import PLANTS, URANIUM
 
 # token prices on a full track, most expensive first (R115, R116)
 TRACK_LAYOUT = [8, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1, 1]

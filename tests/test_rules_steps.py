@@ -18,7 +18,7 @@ from _helpers_steps import (
 from _position import assert_illegal
 
 from powergrid_nb import Build, Open, Pass, new_game
-from powergrid_nb.plants import STEP3
+from powergrid_nb.engine.rules.plants import STEP3
 
 M8 = [13, 14, 15, 16, 17, 18, 19, 20]
 BIG = [40, 42, 44, 46]  # the only deck cards left besides the Step 3 card: replacements never interfere

@@ -428,7 +428,7 @@ def test_R109_trust_game_refills_from_the_two_player_row() -> None:
     import random
 
     from powergrid_nb import new_game
-    from powergrid_nb.resources import TOTALS
+    from powergrid_nb.engine.phases.resources import TOTALS
 
     g = new_game(2, edition="recharged", seed=11)
     assert g.trust == "Trust"

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from powergrid_nb import SaveFileError, load, rule
-from powergrid_nb.io import game_from_dict
-from powergrid_nb.plants import RESOURCES
-from powergrid_nb.scenario import Scenario, problems
+from powergrid_nb.engine.io.saves import game_from_dict
+from powergrid_nb.engine.rules.plants import RESOURCES
+from powergrid_nb.position.scenario import Scenario, problems
 
 
 @pytest.fixture(scope="module")

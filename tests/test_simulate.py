@@ -12,10 +12,10 @@ from pandas.testing import assert_frame_equal
 from powergrid_nb import Game, new_game
 from powergrid_nb.bots import HeuristicBot, RandomBot, play
 from powergrid_nb.cli import main
-from powergrid_nb.editions import get_edition
-from powergrid_nb.runner import BACKENDS, bot_seed
-from powergrid_nb.simulation import GAME_COLUMNS, make_job, play_one, simulate, sweep
-from powergrid_nb.timeline import auctions_frame
+from powergrid_nb.engine.rules.editions import get_edition
+from powergrid_nb.play.runner import BACKENDS, bot_seed
+from powergrid_nb.play.simulation import GAME_COLUMNS, make_job, play_one, simulate, sweep
+from powergrid_nb.position.timeline import auctions_frame
 
 SPEC = {"players": 4, "map": "germany", "edition": "original"}
 
@@ -372,7 +372,7 @@ def test_cli_refuses_parquet_without_pyarrow_before_playing(monkeypatch, tmp_pat
     """No game is played (and none lost) when the output cannot be written: the check comes first."""
     import importlib.util
 
-    from powergrid_nb import simulation
+    from powergrid_nb.play import simulation
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",

@@ -1,4 +1,4 @@
-"""powergrid_nb.timeline: the history-derived frames agree with the game, round by round."""
+"""powergrid_nb.position.timeline: the history-derived frames agree with the game, round by round."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from _helpers_props import choose
 
 from powergrid_nb import Game, Open, Pass, new_game
-from powergrid_nb.events import Income, PlantBought, PlantsRun, Refill
-from powergrid_nb.plants import RESOURCES
-from powergrid_nb.resources import next_price
-from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
+from powergrid_nb.engine.events import Income, PlantBought, PlantsRun, Refill
+from powergrid_nb.engine.phases.resources import next_price
+from powergrid_nb.engine.rules.plants import RESOURCES
+from powergrid_nb.position.timeline import auctions_frame, market_history_frame, rounds_frame
 
 GAMES = [  # (edition, map, players, options)
     ("original", "germany", 3, {}), ("recharged", "usa", 4, {}), ("original", "usa", 6, {}),

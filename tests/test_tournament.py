@@ -7,7 +7,7 @@ import pytest
 
 from powergrid_nb.bots.base import BOTS, RandomBot
 from powergrid_nb.bots.heuristic import HeuristicBot
-from powergrid_nb.tournaments import (
+from powergrid_nb.play.tournaments import (
     GAME_COLUMNS,
     SUMMARY_COLUMNS,
     TournamentResult,
@@ -173,7 +173,7 @@ def test_zero_games_gives_empty_frames():
 
 def test_tournament_is_simulate_plus_rotation():
     """Game i of a tournament is simulate's game for seed + i with the same bot at each player."""
-    from powergrid_nb.simulation import simulate
+    from powergrid_nb.play.simulation import simulate
 
     t = quick(["builder", "random"], games=3, players=3, seed=20).games
     cols = ["player", "bot", "score", "money", "cities", "rank", "winner", "win_share", "rounds"]

@@ -16,9 +16,9 @@ from _helpers_steps import S3, scenario
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Game, IllegalAction, Open, Pass, Power, new_game
-from powergrid_nb import resources as engine
+from powergrid_nb.engine.phases import resources as engine
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.frames import owned_plants_frame, price_ladder_frame
-from powergrid_nb.plants import PLANTS, RESOURCES
 from powergrid_nb.views import RESOURCE_COLORS, update
 from powergrid_nb.views._fit import text_width
 from powergrid_nb.views.plants import (

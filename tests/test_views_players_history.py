@@ -16,9 +16,9 @@ from _helpers_setup import scenario as scenario_limit
 from test_timeline import choose, played
 
 from powergrid_nb import Game, Open, new_game
+from powergrid_nb.engine.phases.resources import next_price
 from powergrid_nb.frames import owned_plants_frame
-from powergrid_nb.resources import next_price
-from powergrid_nb.timeline import auctions_frame, market_history_frame, rounds_frame
+from powergrid_nb.position.timeline import auctions_frame, market_history_frame, rounds_frame
 from powergrid_nb.views import update
 from powergrid_nb.views._base import RESOURCE_COLORS, player_color, player_symbol
 from powergrid_nb.views._fit import text_width

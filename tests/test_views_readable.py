@@ -35,8 +35,8 @@ from _position import random_game
 from plotly.offline import get_plotlyjs
 
 from powergrid_nb import Game, Open, new_game
+from powergrid_nb.engine.rules.plants import PLANTS
 from powergrid_nb.frames import owned_plants_frame
-from powergrid_nb.plants import PLANTS
 from powergrid_nb.views import map_figure, plants_figure, players_figure, update
 from powergrid_nb.views.plants import FUEL_COLORS, KEY_NAME
 

@@ -8,7 +8,7 @@ then the reverse order in phases 3 and 4, ...). Observations are dicts: ``observ
 at the end (``reward="rank"``: +1 first to -1 last, the default; ``"win"``: 1 for the winner; ``"shaped"``:
 the rank returns plus 0.01 per city built, a learning aid).
 
-Illegal moves: ``raw_env`` raises :class:`~powergrid_nb.errors.IllegalAction` naming the legal indices;
+Illegal moves: ``raw_env`` raises :class:`~powergrid_nb.engine.errors.IllegalAction` naming the legal indices;
 ``env`` follows PettingZoo's convention for its classic games (``TerminateIllegalWrapper``): an
 illegal move ends the game, the offender gets -1 and the others 0.
 """
@@ -22,7 +22,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..game import Game
+from powergrid_nb.engine.game import Game
+
 from .position import Position
 
 __all__ = ["env", "raw_env"]

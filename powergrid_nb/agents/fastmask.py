@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..actions import Action, Bid, Open, Pass
+from powergrid_nb.engine.actions import Action, Bid, Open, Pass
+
 from .space import BID_STEPS, ActionSpace
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["FastLegal"]
 

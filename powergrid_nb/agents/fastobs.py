@@ -33,7 +33,7 @@ import numpy as np
 from .observation import HELD, MARKET, PLANT_FEATURES, PLAYER_FEATURES, ObservationSpec, _plant
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["FastObserver"]
 

@@ -1,6 +1,6 @@
 """A fixed-shape numeric observation of what one player may see (``g.observation(player)``).
 
-Built only from the observation dict (:func:`powergrid_nb.visibility.observation`: the deck's order,
+Built only from the observation dict (:func:`powergrid_nb.engine.io.visibility.observation`: the deck's order,
 the unseen removals and the seed are not in it), so nothing hidden can leak; this is the reference.
 The environments fill the same vector from the game's public queries, a part at a time
 (:class:`~powergrid_nb.agents.fastobs.FastObserver`, equal to it at every decision). Players are
@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..plants import FUELS, PLANTS, RESOURCES, STEP3, STEP3_NAME
+from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, STEP3_NAME
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["OBS_HIGH", "PLANT_FEATURES", "ObservationSpec"]
 

@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..game import Game
-from ..newgame import new_game
-from ..plants import RESOURCES
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.plants import RESOURCES
+
 from .fastmask import FastLegal
 from .observation import ObservationSpec
 from .rewards import rank_returns

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import Action
-from ..game import Game
-from ..newgame import new_game
+from powergrid_nb.engine.actions import Action
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+
 from .fastmask import FastLegal
 from .fastobs import FastObserver
 from .observation import OBS_HIGH, ObservationSpec

@@ -6,7 +6,7 @@ give the mask too, for maskable learners). Each ``step`` makes the seat's decisi
 decisions until the seat is to act again or the game is over. The reward comes at the end (``"rank"``:
 +1 first to -1 last; ``"win"``; ``"shaped"``: plus 0.01 per city built).
 
-``illegal="raise"`` (the default) raises :class:`~powergrid_nb.errors.IllegalAction` naming the legal
+``illegal="raise"`` (the default) raises :class:`~powergrid_nb.engine.errors.IllegalAction` naming the legal
 indices; ``illegal="terminate"`` ends the episode with reward -1 instead (what a learner that ignores
 the mask needs, and what ``gymnasium.utils.env_checker.check_env``, which samples unmasked actions,
 exercises).
@@ -21,9 +21,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
-from ..errors import IllegalAction
-from ..game import Game
+from powergrid_nb.bots import Bot, make_bot
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.game import Game
+
 from .position import Position
 
 __all__ = ["PowerGridEnv"]

@@ -37,13 +37,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
-from ..errors import IllegalAction
-from ..plants import RESOURCES
+from powergrid_nb.engine.actions import (
+    Action,
+    Bid,
+    Build,
+    BuyResources,
+    Discard,
+    Done,
+    MarkCity,
+    Open,
+    Pass,
+    Power,
+)
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.rules.plants import RESOURCES
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..maps import GameMap
+    from powergrid_nb.engine.board.maps import GameMap
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["BID_STEPS", "HYBRID_MAX", "OPEN_SLOTS", "PLANT_SLOTS", "ActionSpace", "Block", "NotInSpace"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..results import wilson
+from powergrid_nb.play.results import wilson
 
 __all__ = ["LinearPolicy", "learning_curve", "train_reinforce"]
 

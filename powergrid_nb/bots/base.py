@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from ..actions import Action
-    from ..game import Game
+    from powergrid_nb.engine.actions import Action
+    from powergrid_nb.engine.game import Game
 
 
 class Bot:

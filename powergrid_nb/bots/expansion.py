@@ -1,7 +1,7 @@
 """Where the heuristic bots build: the greedy city sequence, priced city by city by the engine.
 
 Which cities a player may add and what each costs come from :meth:`Game.build_costs` (the one home
-of R56-R63, R67, R135, R136 is :mod:`powergrid_nb.building`); nothing here restates them.
+of R56-R63, R67, R135, R136 is :mod:`powergrid_nb.engine.phases.building`); nothing here restates them.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..network import city_index
+from powergrid_nb.engine.board.network import city_index
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 
 def next_city(g: Game, player: str, after: list[str], links: list[int]) -> tuple[int, str] | None:

@@ -1,7 +1,7 @@
 """Fuel and income arithmetic of the heuristic bots: what a run costs to fuel and what it earns.
 
 Prices come from the engine (:meth:`Game.market_cost`, :attr:`Game.resource_track`,
-:meth:`Game.depot_price`); storage and run sizes from :mod:`powergrid_nb.plants`.
+:meth:`Game.depot_price`); storage and run sizes from :mod:`powergrid_nb.engine.rules.plants`.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalAction
-from ..plants import PLANTS, RESOURCES, capacities, needs, production
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, capacities, needs, production
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 FALLBACK = (9, 9, 9, 17)  # price assumed for a type the market cannot supply now
 Amounts = tuple[int, int, int, int]

@@ -2,7 +2,7 @@
 
 Plants are valued by the income they add over the next few rounds (payment table minus fuel at today's
 market prices, :mod:`.fuel`), fuel is bought for the next run, the cheapest cities are built up to what
-the plants can power (with :func:`powergrid_nb.planner.cheapest_cities`; estimates by :mod:`.expansion`),
+the plants can power (with :func:`powergrid_nb.bots.planner.cheapest_cities`; estimates by :mod:`.expansion`),
 and the run that earns most is powered. Every fact comes from the public queries of :class:`Game`.
 """
 
@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
-from ..planner import cheapest_cities
-from ..plants import RESOURCES, capacities, coal_bounds, production, room_for_one
+from powergrid_nb.engine.actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
+from powergrid_nb.engine.rules.plants import RESOURCES, capacities, coal_bounds, production, room_for_one
+
 from .base import Bot
 from .expansion import BuildEstimates
 from .fuel import market_state, plant_runs, unit_prices
+from .planner import cheapest_cities
 from .valuation import PlantValues, worth
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["HeuristicBot", "TurnPlans"]
 

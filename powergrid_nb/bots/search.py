@@ -11,15 +11,16 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from ..actions import Action, Bid, Build, Done, Open, Pass
-from ..errors import IllegalAction
-from ..planner import cheapest_cities
+from powergrid_nb.engine.actions import Action, Bid, Build, Done, Open, Pass
+from powergrid_nb.engine.errors import IllegalAction
+
 from .base import Bot
 from .expansion import greedy_cities
 from .heuristic import HeuristicBot
+from .planner import cheapest_cities
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 
 Line = tuple[Action, ...]  # a candidate: the decisions applied before the rollout starts

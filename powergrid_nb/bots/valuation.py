@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..plants import PLANTS
+from powergrid_nb.engine.rules.plants import PLANTS
+
 from .fuel import (
     fuel_plan,
     market_state,
@@ -24,7 +25,7 @@ from .fuel import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 
 _PAY = ("pay",)
@@ -33,7 +34,8 @@ CITIES = {n: p.cities for n, p in PLANTS.items()}
 
 
 def production(plants: tuple[int, ...] | list[int]) -> int:
-    """Cities ``plants`` power together (:func:`powergrid_nb.plants.production`, without a generator)."""
+    """Cities ``plants`` power together (:func:`powergrid_nb.engine.rules.plants.production`, without a
+    generator)."""
     return sum(map(CITIES.__getitem__, plants))
 
 

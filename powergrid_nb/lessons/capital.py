@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..plants import PLANTS, RESOURCES
-from ..results import mean_interval, wilson
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
+from powergrid_nb.play.results import mean_interval, wilson
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..resources import Track
+    from powergrid_nb.engine.game import Game
+    from powergrid_nb.engine.phases.resources import Track
 
 __all__ = ["curse_figure", "discount_sales", "economics_figure", "edition_auctions", "green_premium",
            "hybrid_costs",

@@ -18,11 +18,11 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..bots import HeuristicBot, play
-from ..events import HouseBuilt, PlantBought, TokensBought, tokens_text
-from ..game import Game
-from ..results import SimulationResult, mean_interval, wilson
-from ..simulation import sweep
+from powergrid_nb.bots import HeuristicBot, play
+from powergrid_nb.engine.events import HouseBuilt, PlantBought, TokensBought, tokens_text
+from powergrid_nb.engine.game import Game
+from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
+from powergrid_nb.play.simulation import sweep
 
 __all__ = ["VARIANTS", "leader_difference", "leader_figure", "leader_win_rates", "leaders", "outcomes",
            "phases_3_and_4", "player_order", "run_rule_sets", "turn_figure", "turn_summary",

@@ -14,10 +14,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..editions import get_edition
-from ..game import Game
-from ..newgame import new_game
-from ..results import mean_interval, wilson
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.editions import get_edition
+from powergrid_nb.play.results import mean_interval, wilson
 
 __all__ = ["EDITIONS", "HOW", "decided_by", "end_cities_table", "income_figure", "income_table",
            "marginal_now", "money_vs_cities", "money_vs_cities_figure", "tie_summary", "trigger_figure",

@@ -14,15 +14,15 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..actions import BuyResources
-from ..analysis import analyze
-from ..analysis.candidates import Candidate, default_candidates
-from ..bots import HeuristicBot
-from ..game import Game
-from ..newgame import new_game
-from ..plants import PLANTS, RESOURCES
-from ..results import mean_interval, wilson
-from ..views import RESOURCE_COLORS
+from powergrid_nb.bots import HeuristicBot
+from powergrid_nb.engine.actions import BuyResources
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
+from powergrid_nb.play.analysis import analyze
+from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
+from powergrid_nb.play.results import mean_interval, wilson
+from powergrid_nb.views import RESOURCE_COLORS
 
 __all__ = ["denial_candidates", "denial_figure", "denial_positions", "denial_study", "denial_summary",
            "next_buyer_table",

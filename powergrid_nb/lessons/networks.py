@@ -2,7 +2,7 @@
 
 The engine charges each new city its own cheapest path from the player's network (R60-R62: links are
 never owned), so the cheapest k cities are an exact minimum-spanning-tree problem that
-``powergrid_nb.planner.cheapest_cities`` solves. ``connection_curve`` sets it against a Steiner-tree
+``powergrid_nb.bots.planner.cheapest_cities`` solves. ``connection_curve`` sets it against a Steiner-tree
 planner, which prices the network as if links once paid were shared. ``growth_costs`` and
 ``region_costs`` say which regions are cheap to grow in, ``centrality`` which cities are central,
 ``slot_prices_by_step`` the rising house prices (R56) and ``first_mover`` what an opponent's house
@@ -20,12 +20,12 @@ import pandas as pd
 import plotly.graph_objects as go
 from networkx.algorithms.approximation import steiner_tree
 
-from ..planner import cheapest_cities, plan_targets
-from ..results import mean_interval
-from ..scenario import Scenario
+from powergrid_nb.bots.planner import cheapest_cities, plan_targets
+from powergrid_nb.play.results import mean_interval
+from powergrid_nb.position.scenario import Scenario
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["centrality", "centrality_figure", "connection_curve", "connection_figure", "curve_summary",
            "first_mover", "first_mover_summary", "growth_costs", "play_graph", "positions", "region_costs",
@@ -38,8 +38,8 @@ _NET = "__network__"  # the player's network contracted into one node
 def positions(games: int, players: int = 4, round: int = 6, seed: int = 0) -> list[Game]:
     """Real positions: heuristic bots play ``games`` seeded games (seeds ``seed``, ``seed`` + 1, ...)
     on Germany to phase 4 (building) of ``round``; the player to act is the one to build."""
-    from ..bots import HeuristicBot, play
-    from ..newgame import new_game
+    from powergrid_nb.bots import HeuristicBot, play
+    from powergrid_nb.engine.newgame import new_game
 
     out = []
     for s in range(seed, seed + games):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rulebook import EDITION_NAMES, Rule, rule
+from powergrid_nb.engine.rules.rulebook import EDITION_NAMES, Rule, rule
 
 __all__ = ["RuleNotes", "rules_box"]
 

@@ -19,9 +19,9 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..comparison import MEASURES, Comparison
-from ..newgame import new_game
-from ..results import SimulationResult, mean_interval, wilson
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.play.comparison import MEASURES, Comparison
+from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 
 __all__ = ["by_sample_size", "check_prediction", "established", "games_for_half_width", "payment_figure",
            "read_comparison", "sample_size_figure", "verdict"]

@@ -7,10 +7,11 @@
 Panels depend on the views and the engine, never the other way round.
 """
 
+from .display import show
 from .editor import ScenarioEditor
 from .replay import Replay
 from .setup import SetupForm
 from .sweep import SweepPanel
 from .table import Table, play
 
-__all__ = ["Replay", "ScenarioEditor", "SetupForm", "SweepPanel", "Table", "play"]
+__all__ = ["Replay", "ScenarioEditor", "SetupForm", "SweepPanel", "Table", "play", "show"]

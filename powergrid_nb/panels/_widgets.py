@@ -15,8 +15,8 @@ import anywidget
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
-from ..bots import BOTS
-from ..views.mapboard import NOMINAL_WIDTH
+from powergrid_nb.bots import BOTS
+from powergrid_nb.views.mapboard import NOMINAL_WIDTH
 
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
 HUMAN = "human"  # a seat played by clicking

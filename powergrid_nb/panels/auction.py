@@ -6,14 +6,15 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..actions import Bid, Discard, Open, Pass
-from ..gamelog import count, verb
-from ..plants import PLANTS, RESOURCES
+from powergrid_nb.engine.actions import Bid, Discard, Open, Pass
+from powergrid_nb.engine.gamelog import count, verb
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
+
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..queries import AuctionView
+    from powergrid_nb.engine.game import Game
+    from powergrid_nb.engine.queries import AuctionView
 
 
 def plant_caption(n: int) -> str:

@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from .. import views
-from ..actions import Open
-from ..plants import PLANTS, RESOURCES
+from powergrid_nb import views
+from powergrid_nb.engine.actions import Open
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
+
 from ._widgets import fit_box, fitted
 from .market import MarketView
 from .rules import RulesView
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 FIGURE_TABS = ("Resources", "Players", "History")
 # Plant market: HTML cards (panels/market.py), replaced in place: a Plotly market redrawn whole at

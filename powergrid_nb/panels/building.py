@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..actions import Build, Done, MarkCity
+from powergrid_nb.engine.actions import Build, Done, MarkCity
+
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, shared, with_class
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..network import PlanStep
+    from powergrid_nb.engine.board.network import PlanStep
+    from powergrid_nb.engine.game import Game
 
 LIST_WIDTH = "calc(100% - 4px)"  # the panel's width less the list's margins: its right border stays in view
 

@@ -7,15 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..actions import Power
-from ..errors import IllegalAction
-from ..gamelog import count
+from powergrid_nb.engine.actions import Power
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.gamelog import count
+
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
 from .auction import plant_caption
 from .rules import error_html
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 
 def best(g: Game, player: str, runs: list[Power]) -> Power:

@@ -24,23 +24,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..errors import PowerGridError
-from ..game import Game
-from ..rooms import BotDriver, Created, RoomInfo, Seat, SQLiteStore, WrongCode
-from ..rooms import app_url as rooms_app_url
-from ._widgets import (
-    ERROR,
-    HUMAN,
-    OK,
-    close_all,
-    esc,
-    heading,
-    label,
-    note,
-    running_loop,
-    tree,
-    with_class,
-)
+from powergrid_nb.engine.errors import PowerGridError
+from powergrid_nb.engine.game import Game
+from powergrid_nb.rooms import BotDriver, Created, RoomInfo, Seat, SQLiteStore, WrongCode
+from powergrid_nb.rooms import app_url as rooms_app_url
+
+from ._widgets import ERROR, HUMAN, OK, close_all, esc, heading, label, note, running_loop, tree, with_class
 from .classroom_parts import NewRoom, RoomView, code_html, room_line, row, undone_text
 from .room import ROOMS_ENV
 from .saves import SaveRefused, SavesFolder, download_name

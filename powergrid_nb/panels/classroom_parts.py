@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from .. import views
-from ..actions import Action
-from ..events import Decision
-from ..gamelog import count, sentence
-from ..rooms import RoomInfo, Seat, join_link
-from ..rooms.store import UNDO
-from ..views.dashboard import status_text
+from powergrid_nb import views
+from powergrid_nb.engine.actions import Action
+from powergrid_nb.engine.events import Decision
+from powergrid_nb.engine.gamelog import count, sentence
+from powergrid_nb.rooms import RoomInfo, Seat, join_link
+from powergrid_nb.rooms.store import UNDO
+from powergrid_nb.views.dashboard import status_text
+
 from ._widgets import (
     HUMAN,
     FitMap,
@@ -37,7 +38,7 @@ from .board import keep_state, synced_update
 from .toolbar import log_html
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["NewRoom", "RoomView", "code_html", "codes_html", "room_line", "row", "undone_text"]
 

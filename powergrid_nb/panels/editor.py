@@ -16,14 +16,15 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from .. import views
-from ..editions import EDITIONS
-from ..errors import PowerGridError, SaveFileError
-from ..game import Game
-from ..maps import builtin_maps
-from ..phase import PHASE_NAMES
-from ..plants import PLANTS, RESOURCES, STEP3_NAME
-from ..scenario import Field, Problem, Scenario, field_label
+from powergrid_nb import views
+from powergrid_nb.engine.board.maps import builtin_maps
+from powergrid_nb.engine.errors import PowerGridError, SaveFileError
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.phases.base import PHASE_NAMES
+from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
+from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
+
 from ._widgets import ERROR, INFO, OK, esc, shared
 from .board import keep_state, synced_update
 from .saves import MAX_BYTES

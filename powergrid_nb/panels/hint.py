@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..analysis import Analysis, analyze
+from powergrid_nb.play.analysis import Analysis, analyze
+
 from ._widgets import ERROR, INFO, button, esc, label, note, running_loop, with_class
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 PLAYOUTS = 60  # per candidate; the hint stops sooner once the best candidate is clearly ahead
 TIME_BUDGET = 30.0  # seconds
@@ -162,7 +163,7 @@ class HintBox:
         """Show an analysis of the current position: the suggestion in words and the figure."""
         import plotly.graph_objects as go
 
-        from ..views.analysis import analysis_figure
+        from powergrid_nb.views.analysis import analysis_figure
 
         self.analysis = a
         self.progress.layout.display = None

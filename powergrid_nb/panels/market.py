@@ -9,7 +9,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..views.market import MARKET_CSS
+from powergrid_nb.views.market import MARKET_CSS
 
 _MARKET_JS = """
 export default {

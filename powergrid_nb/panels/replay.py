@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from .. import views
-from ..replay import Recording, ReplayError
-from ..views.dashboard import status_text
+from powergrid_nb import views
+from powergrid_nb.position.replay import Recording, ReplayError
+from powergrid_nb.views.dashboard import status_text
+
 from ._widgets import ERROR, INFO, FitMap, button, esc, fit_box, fitted, label, note, shared
 from .board import keep_state, synced_update
 from .market import MarketView
@@ -23,7 +24,7 @@ from .snapshot import snapshot
 from .toolbar import log_html
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 TABS = ("Plant market", "Resources", "Players", "History")
 

@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 import pandas as pd
 
-from ..actions import BuyResources, Done
-from ..errors import IllegalAction
-from ..gamelog import count, possessive
-from ..plants import RESOURCES
+from powergrid_nb.engine.actions import BuyResources, Done
+from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.gamelog import count, possessive
+from powergrid_nb.engine.rules.plants import RESOURCES
+
 from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 MAX_STEP = 30  # more tokens than any player's storage can hold (6 plants of the largest storage)
 

@@ -21,8 +21,9 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
-from ..errors import PowerGridError
-from ..rooms import BotDriver, GameMovedOn, RoomClient, RoomError, SQLiteStore
+from powergrid_nb.engine.errors import PowerGridError
+from powergrid_nb.rooms import BotDriver, GameMovedOn, RoomClient, RoomError, SQLiteStore
+
 from ._widgets import ERROR, INFO, OK, button, esc, label, note, running_loop, with_class
 from .rules import error_html
 from .table import Table, play

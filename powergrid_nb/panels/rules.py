@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from ..rulebook import Rule, UnknownRule, rule, rules
+from powergrid_nb.engine.rules.rulebook import Rule, UnknownRule, rule, rules
+
 from ._widgets import label
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 PHASE_TITLES = {0: "Start cities", 1: "Phase 1: player order", 2: "Phase 2: auction",
                 3: "Phase 3: buying resources", 4: "Phase 4: building", 5: "Phase 5: bureaucracy"}

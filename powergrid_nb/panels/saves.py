@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..game import Game
+from powergrid_nb.engine.game import Game
 
 APP_ENV = "POWERGRID_APP"  # "1": app mode even where Voila is not detected
 SAVES_ENV = "POWERGRID_SAVES"  # the saves folder of app mode
@@ -87,7 +87,7 @@ class AnyPath:
         return f"saved to {text}"
 
     def load(self, text: str) -> Game:
-        from ..io import load
+        from powergrid_nb.engine.io.saves import load
         return load(text)
 
 

@@ -9,9 +9,10 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..editions import EDITIONS, get_edition
-from ..maps import builtin_maps, load_map
-from ..newgame import DEFAULT_NAMES, new_game
+from powergrid_nb.engine.board.maps import builtin_maps, load_map
+from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
+from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
+
 from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
 from .board import keep_state
 

@@ -1,5 +1,5 @@
 """The sweep panel: choose a rule parameter, a range of values and games per point; Run plays
-:func:`~powergrid_nb.simulation.sweep` in a background thread (the kernel stays free) with a progress
+:func:`~powergrid_nb.play.simulation.sweep` in a background thread (the kernel stays free) with a progress
 bar and a Stop button, then draws :func:`~powergrid_nb.views.whatif.sweep_figure`."""
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from ..bots import BOTS
-from ..comparison import RANGE_PARAMETERS, SMALLEST, parameter_rule, playable, rule_value
-from ..editions import EDITIONS
-from ..game import Game
-from ..maps import builtin_maps
-from ..results import SimulationResult
-from ..simulation import make_job, sweep
-from ..views.whatif import sweep_figure
+from powergrid_nb.bots import BOTS
+from powergrid_nb.engine.board.maps import builtin_maps
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.play.comparison import RANGE_PARAMETERS, SMALLEST, parameter_rule, playable, rule_value
+from powergrid_nb.play.results import SimulationResult
+from powergrid_nb.play.simulation import make_job, sweep
+from powergrid_nb.views.whatif import sweep_figure
+
 from ._widgets import ERROR, INFO, OK, button, esc, heading, label, note, with_class
 
 MAX_POINTS = 25  # values per sweep: a visitor of the app cannot ask for an endless run

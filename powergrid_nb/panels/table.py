@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from ..actions import Bid, Open, Pass
-from ..bots import BOTS, Bot, make_bot
-from ..errors import PowerGridError
-from ..events import Decision
-from ..gamelog import possessive, sentence, verb
-from ..views.dashboard import status_text
+from powergrid_nb.bots import BOTS, Bot, make_bot
+from powergrid_nb.engine.actions import Bid, Open, Pass
+from powergrid_nb.engine.errors import PowerGridError
+from powergrid_nb.engine.events import Decision
+from powergrid_nb.engine.gamelog import possessive, sentence, verb
+from powergrid_nb.views.dashboard import status_text
+
 from ._widgets import (
     ERROR,
     HUMAN,
@@ -50,7 +51,7 @@ from .snapshot import snapshot
 from .toolbar import GameOverPanel, Toolbar, log_html
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 HINTS = {0: "mark a start city", 3: "buy resources, then Done", 4: "build cities, then Done",
          5: "choose the plants to run"}
@@ -401,6 +402,6 @@ def play(game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, 
     >>> play(new_game(["You", "Bo", "Cy"]), bots={"Bo": "heuristic", "Cy": "random"})  # doctest: +SKIP
     """
     if game is None and new_game_args:
-        from ..newgame import new_game
+        from powergrid_nb.engine.newgame import new_game
         game = new_game(**new_game_args)
     return Table(game, bots, delay=delay, app=app, saves=saves)

@@ -10,10 +10,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..errors import PowerGridError
-from ..events import Event, PhaseBegins
-from ..game import Game
-from ..gamelog import count, log_entries, sentence, verb
+from powergrid_nb.engine.errors import PowerGridError
+from powergrid_nb.engine.events import Event, PhaseBegins
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.gamelog import count, log_entries, sentence, verb
+
 from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
 from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
 
@@ -28,7 +29,7 @@ def _entry(e: Event) -> str:
 
 
 def log_html(g: Game, n: int = LOG_LINES) -> str:
-    """The game log (:func:`powergrid_nb.gamelog.log_entries`): the newest ``n`` sentences, oldest
+    """The game log (:func:`powergrid_nb.engine.gamelog.log_entries`): the newest ``n`` sentences, oldest
     first, in a box that scrolls and opens at its newest line."""
     items = "".join(_entry(e) for e in log_entries(g, last=n))
     # a column-reverse scroll box with one child starts scrolled to the bottom; the lines keep their order.

@@ -36,8 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
-    from ..io import load
-    from ..newgame import new_game
+    from powergrid_nb.engine.io.saves import load
+    from powergrid_nb.engine.newgame import new_game
 
     if args.save:
         g = load(args.save)
@@ -72,7 +72,7 @@ def command(args: argparse.Namespace) -> int:
     """Run ``powergrid-nb room ...``; returns the exit code (messages say what was wrong)."""
     import sys
 
-    from ..errors import PowerGridError
+    from powergrid_nb.engine.errors import PowerGridError
 
     try:
         store = SQLiteStore(args.db)

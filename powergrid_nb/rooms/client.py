@@ -3,7 +3,8 @@ sent for the player's seat. Widgets build on it (``powergrid_nb.panels.room``); 
 
 from __future__ import annotations
 
-from ..actions import Action
+from powergrid_nb.engine.actions import Action
+
 from .errors import GameMovedOn
 from .store import RoomInfo, RoomStore, replay
 

@@ -7,8 +7,9 @@ import socket
 import time
 from collections.abc import Callable
 
-from ..bots import Bot, make_bot
-from ..game import Game
+from powergrid_nb.bots import Bot, make_bot
+from powergrid_nb.engine.game import Game
+
 from .errors import GameMovedOn, Paused
 from .store import RoomInfo, RoomStore, bot_to_act
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import PowerGridError
+from powergrid_nb.engine.errors import PowerGridError
 
 __all__ = ["GameMovedOn", "NotYourTurn", "Paused", "RoomError", "StoreError", "UnknownRoom", "WrongCode"]
 

@@ -17,8 +17,9 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..actions import Action
-from ..game import Game
+from powergrid_nb.engine.actions import Action
+from powergrid_nb.engine.game import Game
+
 from .errors import NotYourTurn, Paused, RoomError, StoreError, UnknownRoom, WrongCode
 from .store import (
     TEACHER,

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ..actions import Action
-from ..errors import PowerGridError
-from ..game import Game
+from powergrid_nb.engine.actions import Action
+from powergrid_nb.engine.errors import PowerGridError
+from powergrid_nb.engine.game import Game
+
 from .errors import GameMovedOn, NotYourTurn, RoomError, StoreError
 
 __all__ = ["UNDO", "Created", "Decision", "RoomInfo", "RoomStore", "Seat", "check_decision", "code_hash",

@@ -12,6 +12,7 @@ from .dashboard import dashboard
 from .history import history_figure
 from .map import map_figure
 from .market import plants_html
+from .picture import picture, position_html
 from .plants import plants_figure
 from .players import players_figure
 from .resources import resources_figure
@@ -19,6 +20,6 @@ from .whatif import compare_figure, sweep_figure
 
 __all__ = [
     "PLAYER_COLORS", "RESOURCE_COLORS", "analysis_figure", "compare_figure", "dashboard", "history_figure",
-    "map_figure", "plants_figure", "plants_html", "player_color", "player_symbol", "players_figure",
-    "resources_figure", "sweep_figure", "update",
+    "map_figure", "picture", "plants_figure", "plants_html", "player_color", "player_symbol",
+    "players_figure", "position_html", "resources_figure", "sweep_figure", "update",
 ]

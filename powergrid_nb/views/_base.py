@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Players also get a marker
 # symbol and their name in every legend and hover, so colour is never the only cue.

@@ -1,4 +1,4 @@
-"""The figure of an :class:`~powergrid_nb.analysis.Analysis`: each candidate's win probability with its
+"""The figure of an :class:`~powergrid_nb.play.analysis.Analysis`: each candidate's win probability with its
 95% interval, best at the top."""
 
 from __future__ import annotations
@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
 
-from ..gamelog import possessive
+from powergrid_nb.engine.gamelog import possessive
+
 from ._base import FONT
 
 if TYPE_CHECKING:
-    from ..analysis import Analysis
+    from powergrid_nb.play.analysis import Analysis
 
 BEST, OTHER, TIED = "#009E73", "#0072B2", "#56B4E9"  # Okabe-Ito, as the player colours
 

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..gamelog import count, verb
+from powergrid_nb.engine.gamelog import count, verb
+
 from ._base import RESOURCE_COLORS, base_layout, player_color, player_symbol, to_int, view
 from .map import fit_ranges
 from .players import player_label
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 HOUSE_FILL = ("#FFFFFF", "#D9D9D9", "#A6A6A6", "#737373")  # city fill by houses built: 0, 1, 2, 3
 WIDE = 1.2        # maps wider than tall by more than this get the 2 x 2 layout (map top left)

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..gamelog import count
-from ..timeline import auctions_frame, market_history_frame, rounds_frame
+from powergrid_nb.engine.gamelog import count
+from powergrid_nb.position.timeline import auctions_frame, market_history_frame, rounds_frame
+
 from ._base import (
     RESOURCE_COLORS,
     base_layout,
@@ -22,7 +23,7 @@ from ._base import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 # (rounds_frame column, panel title with unit): the four small multiples, in trace order
 PANELS = (("money", "Money at the end of the round (Elektro)"), ("cities", "Cities owned"),

@@ -18,14 +18,15 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..frames import cities_rows, connections_rows
-from ..gamelog import possessive
+from powergrid_nb.engine.gamelog import possessive
+from powergrid_nb.frames import cities_rows, connections_rows
+
 from ._base import base_layout, new_figure, player_color, player_symbol, scatter, view
 from .mapboard import MARGIN, PAD, Board, board, outline_paths
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..network import PlanStep
+    from powergrid_nb.engine.board.network import PlanStep
+    from powergrid_nb.engine.game import Game
 
 GREY, LINK, FAINT = "#9A9A9A", "#8C8C8C", "#D0D0D0"
 FADED = 0.3              # opacity of regions and links outside the play area

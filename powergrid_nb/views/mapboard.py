@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..mapfile import parse_outline, read_json
+from powergrid_nb.engine.board.mapfile import parse_outline, read_json
+
 from . import _fit
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 PAD = 0.04               # margin around the map, as a share of its larger span
 EDGE = 30                # px: the least margin around the map (room for a label at the edge)

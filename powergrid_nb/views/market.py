@@ -16,7 +16,8 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..frames import plants_rows
+from powergrid_nb.frames import plants_rows
+
 from ._base import player_color
 from .plants import (
     AUCTION,
@@ -35,7 +36,7 @@ from .plants import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["MARKET_CSS", "plants_html"]
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..plants import PLANTS, STEP3
+from powergrid_nb.engine.rules.plants import PLANTS, STEP3
+
 from ._base import RESOURCE_COLORS, player_color
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 __all__ = ["position_html", "position_svg"]
 
@@ -122,3 +123,10 @@ def position_html(g: Game) -> str:
             f"<div>Resource market: {res}</div></div>")
     return (f'<div class="powergrid-position" style="display:flex;gap:16px;align-items:flex-start;'
             f'flex-wrap:wrap;font-family:Arial, Helvetica, sans-serif">{position_svg(g)}{side}</div>')
+
+
+def picture(g: Game) -> Any:
+    """The static picture of the position as an IPython ``HTML`` object (``g.picture()``)."""
+    from IPython.display import HTML
+
+    return HTML(position_html(g))

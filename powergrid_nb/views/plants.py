@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..frames import plants_rows
-from ..gamelog import count, verb
+from powergrid_nb.engine.gamelog import count, verb
+from powergrid_nb.frames import plants_rows
+
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, scatter, view
 from ._fit import text_width
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 FUEL_COLORS = {**RESOURCE_COLORS, "hybrid": RESOURCE_COLORS["coal"], "eco": "#2E7D32", "fusion": "#6A1B9A"}
 DARK_TEXT = {"garbage"}          # light fills get black text, the rest white

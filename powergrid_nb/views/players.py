@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 
-from ..frames import owned_plants_frame
-from ..gamelog import count
-from ..plants import RESOURCES
+from powergrid_nb.engine.gamelog import count
+from powergrid_nb.engine.rules.plants import RESOURCES
+from powergrid_nb.frames import owned_plants_frame
+
 from ._base import base_layout, new_figure, player_color, refreshing, scatter, to_int, view
 from ._fit import text_width
 from .plants import INSET, LINE, TRAY, card_lines, fit_print, plant_card
@@ -23,7 +24,7 @@ from .plants import INSET, LINE, TRAY, card_lines, fit_print, plant_card
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 NOMINAL_WIDTH = 655          # px: the narrowest figure (the Players tab in JupyterLab's default layout)
 MARGIN = dict(l=10, r=10, t=50, b=6)

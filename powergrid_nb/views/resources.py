@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import plotly.graph_objects as go
 
-from ..frames import price_ladder_frame
-from ..gamelog import count, verb
-from ..plants import RESOURCES
+from powergrid_nb.engine.gamelog import count, verb
+from powergrid_nb.engine.rules.plants import RESOURCES
+from powergrid_nb.frames import price_ladder_frame
+
 from ._base import (
     RESOURCE_COLORS,
     base_layout,
@@ -32,7 +33,7 @@ from ._base import (
 )
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from powergrid_nb.engine.game import Game
 
 KEY = "#8C8C8C"
 LEGEND_PX = 58  # from the bottom of the plots down to the legend (below the x-axis titles)

@@ -1,5 +1,5 @@
-"""What-if figures: the outcomes of a comparison (:func:`powergrid_nb.comparison.compare`) and the
-effect of a swept rule parameter (:func:`powergrid_nb.simulation.sweep`), with their intervals."""
+"""What-if figures: the outcomes of a comparison (:func:`powergrid_nb.play.comparison.compare`) and the
+effect of a swept rule parameter (:func:`powergrid_nb.play.simulation.sweep`), with their intervals."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..comparison import MEASURES
-from ..results import mean_interval, wilson
+from powergrid_nb.play.comparison import MEASURES
+from powergrid_nb.play.results import mean_interval, wilson
+
 from ._base import base_layout
 
 if TYPE_CHECKING:
-    from ..comparison import Comparison
-    from ..results import SimulationResult
+    from powergrid_nb.play.comparison import Comparison
+    from powergrid_nb.play.results import SimulationResult
 
 # Variants get their own palette (Paul Tol's "bright", colour-blind safe), so they are not read as the
 # player colours of the other views; players are named on the axes.

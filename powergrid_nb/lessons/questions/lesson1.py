@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 
-from ...game import Game
-from ...newgame import new_game
-from ..checker import Exercise, Mistake
-from ..market import refill_table, supply_curve
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.lessons.market import refill_table, supply_curve
 
 __all__ = ["EXERCISES", "start"]
 

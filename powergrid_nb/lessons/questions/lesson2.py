@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 
-from ...game import Game
-from ...newgame import new_game
-from ...plants import PLANTS
-from ...scenario import Scenario
-from ..capital import marginal_income, payback_rounds
-from ..checker import Exercise, Mistake
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.plants import PLANTS
+from powergrid_nb.lessons.capital import marginal_income, payback_rounds
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.position.scenario import Scenario
 
 
 @functools.cache

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 
-from ...game import Game
-from ...newgame import new_game
-from ...planner import cheapest_cities, plan_targets
-from ...scenario import Scenario
-from ..checker import Exercise, Mistake
-from ..networks import centrality, steiner_estimate
+from powergrid_nb.bots.planner import cheapest_cities, plan_targets
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.lessons.networks import centrality, steiner_estimate
+from powergrid_nb.position.scenario import Scenario
 
 FORK = ["Nürnberg", "Dresden"]
 
@@ -58,7 +58,7 @@ EXERCISES: tuple[Exercise, ...] = (
         hint="The slots cost 10, 15 and 20, and you take the lowest one still empty."),
     Exercise(
         "3.2", "In a new game (`g = new_game(4, seed=1)`), what do the cheapest 3 cities cost a player "
-        "who has no city yet, in Step 1 (`powergrid_nb.planner.cheapest_cities`)?",
+        "who has no city yet, in Step 1 (`powergrid_nb.bots.planner.cheapest_cities`)?",
         answer=lambda: _cheapest3(), unit="Elektro",
         explanation="The planner's total: three slots of 10 and the links from the first city to the "
                     "other two, each city paying its own path (R59, R60).",

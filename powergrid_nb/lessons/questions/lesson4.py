@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import math
 
-from ...game import Game
-from ...newgame import new_game
-from ...results import wilson
-from ..catchup import player_order
-from ..checker import Exercise, Mistake
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.lessons.catchup import player_order
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.play.results import wilson
 
 __all__ = ["BIGGEST", "CITIES", "EXERCISES", "start"]
 
@@ -93,7 +93,7 @@ EXERCISES: tuple[Exercise, ...] = (
              "the first paid."),
     Exercise(
         "4.4", "In 10 games the leader won 7. What is the lower end of the 95% Wilson interval of the "
-        "leader's win rate? (a share, e.g. 0.42; `powergrid_nb.results.wilson`)",
+        "leader's win rate? (a share, e.g. 0.42; `powergrid_nb.play.results.wilson`)",
         lambda: wilson(7, 10)[0],
         "wilson(7, 10) is about (0.40, 0.89): with 10 games the interval is wide and not centred on 0.7, "
         "because a share cannot go above 1.",
@@ -103,7 +103,7 @@ EXERCISES: tuple[Exercise, ...] = (
                           "off, and it can even go below 0 or above 1. Use the Wilson interval."),
                   Mistake(0.7, "0.7 is the measured share itself; the question asks for the lower end of "
                                "its interval.")),
-        hint="from powergrid_nb.results import wilson; wilson(wins, n) gives (low, high)."),
+        hint="from powergrid_nb.play.results import wilson; wilson(wins, n) gives (low, high)."),
     Exercise(
         "4.5", "With rules={'reverse_order': [4]}, in which of the phases 2, 3 and 4 does the leader act "
         "first? (a set of phase numbers)",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..checker import Exercise, Mistake
-from ..income import decided_by, end_cities_table, income_table
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.lessons.income import decided_by, end_cities_table, income_table
 
 __all__ = ["EXERCISES", "TIE"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import math
 
-from ...game import Game
-from ...newgame import new_game
-from ..checker import Exercise, Mistake
-from ..whatif_reading import established, games_for_half_width
+from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.lessons.checker import Exercise, Mistake
+from powergrid_nb.lessons.whatif_reading import established, games_for_half_width
 
 __all__ = ["DIFFERENCES", "EXERCISES", "capped"]
 

@@ -1,0 +1,48 @@
+"""The small protocol every phase follows: who acts, what is legal, apply, enter and exit (R13)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from powergrid_nb.engine.actions import Action
+    from powergrid_nb.engine.context import Context
+    from powergrid_nb.engine.game import Game
+
+
+PHASE_NAMES: dict[int, str] = {0: "start cities", 1: "player order", 2: "auction", 3: "resources",
+                               4: "building", 5: "bureaucracy", 6: "game over"}  # R13 (0: R134; 6: over)
+
+
+class Phase:
+    """One phase of the round. The engine asks it who acts, lists and applies that player's actions,
+    and enters and leaves it; :mod:`powergrid_nb.engine.phases.rounds` runs the phases in their order."""
+
+    number: ClassVar[int]
+    name: ClassVar[str]
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+
+    def turns(self, ctx: Context, order: list[int]) -> list[int]:
+        """Who acts in this phase, in turn, given the player order (empty: nobody takes turns)."""
+        return []
+
+    def current(self, g: Game) -> int | None:
+        """The participant to act now; None when the phase is finished."""
+        to_act = g.s.to_act
+        return to_act[0] if to_act else None
+
+    def legal(self, g: Game, p: int) -> list[Action]:
+        """Every legal decision of ``p`` (atomic forms)."""
+        return []
+
+    def apply(self, g: Game, a: Action, p: int) -> None:
+        """Check ``a`` and carry it out; IllegalAction (and nothing changed) if the rules forbid it."""
+        raise NotImplementedError
+
+    def enter(self, g: Game) -> None:
+        """Set the phase up once it begins."""
+        g.s.to_act = self.turns(g.ctx, g.s.order)
+
+    def exit(self, g: Game) -> int | None:
+        """What the game does once nobody is left to act; returns the next phase (None: game over)."""
+        raise NotImplementedError

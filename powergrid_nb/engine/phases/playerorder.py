@@ -1,0 +1,42 @@
+"""Phase 1: the player order (R18-R22, R129), set again each round and once after round 1's auction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from powergrid_nb.engine.events import MarketAtRoundStart, PlayerOrder
+
+from .base import PHASE_NAMES, Phase
+
+if TYPE_CHECKING:
+    from powergrid_nb.engine.game import Game
+
+
+def reorder(g: Game) -> None:
+    """R18-R22: most cities first, then the highest plant, then the previous order (R129: the Trust
+    sits second)."""
+    s = g.s
+    prev = {p: i for i, p in enumerate(s.order)}
+    humans = sorted(g.ctx.humans, key=lambda p: (-len(s.mine[p]), -max(s.plants[p], default=0),
+                                                    prev[p]))
+    if g.ctx.trust_policy is not None:
+        humans = g.ctx.trust_policy.seat(humans, g.ctx.trust)
+    s.order = humans
+    g._event(PlayerOrder, tuple(g.ctx.names[p] for p in humans))
+
+
+class PlayerOrderPhase(Phase):
+    """Phase 1: the new player order (R18), then the round's resource market is noted for the views."""
+
+    number, name = 1, PHASE_NAMES[1]
+
+    def enter(self, g: Game) -> None:
+        if g.s.round > 1:
+            reorder(g)
+        g._event(MarketAtRoundStart, tuple(g.s.res))
+
+    def exit(self, g: Game) -> int:
+        return 2
+
+
+PLAYER_ORDER = PlayerOrderPhase()

@@ -1,0 +1,329 @@
+"""Which field of a scenario the engine refuses, and why: :func:`validate` loads a scenario dict with the
+engine's own validation (``io.game_from_dict``), which stops at the first error; it puts that error on
+the editor field it belongs to, resets the field to a neutral value and loads again, until the position
+loads or nothing more can be said. Used by :mod:`powergrid_nb.position.scenario`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from powergrid_nb.engine.errors import SaveFileError
+from powergrid_nb.engine.io.saves import game_from_dict
+from powergrid_nb.engine.rules.plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME, card_out
+from powergrid_nb.engine.rules.rulebook import rule as _rule
+
+if TYPE_CHECKING:
+    from powergrid_nb.engine.game import Game
+
+Field = tuple[str, ...]
+CONFIG: Field = ("config",)  # players, map, edition, options: fixed once a scenario exists
+PLANTS_FIELD: Field = ("plants",)  # the plant market, the deck and where every card is (R118)
+STATE: Field = ("state",)  # who is to act within the phase, the auction under way
+PLAYER_KEYS = ("money", "plants", "tokens", "cities")
+PILES = ("market", "deck", "removed", "boxed")
+_RULE = re.compile(r"\b([RO]\d+[a-z]?)\b")
+_MAX_PASSES = 60
+NEUTRAL = {"round": 1, "phase": 2, "step": 1}  # a turn field the engine refuses is read as this
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What the engine refuses in a scenario: the editor ``field`` it belongs to (``("player", "Ada",
+    "tokens")``, ``("market", "coal")``, ``("plants",)``, ``("turn", "step")``, ``("state",)`` or
+    ``("config",)``), the engine's ``message`` followed by the rule in words, and the ``rule`` number."""
+
+    field: Field
+    message: str
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def card(c: Any) -> Any:
+    return STEP3 if c == STEP3_NAME else c
+
+
+def field_label(field: Field) -> str:
+    """A field in words: "Ada's tokens", "coal on the resource market", "step", ..."""
+    if field[0] == "player":
+        return f"{field[1]}'s {field[2]}"
+    if field[0] == "market":
+        return f"{field[1]} on the resource market"
+    if field[0] == "turn":
+        return field[1]
+    names = {"plants": "plant market and deck", "state": "turn state"}
+    return names.get(field[0], "players, map and edition")
+
+
+def _problem(field: Field, text: str) -> Problem:
+    """The engine's message, then each rule it cites in words (IllegalAction's layout)."""
+    numbers = list(dict.fromkeys(_RULE.findall(text)))
+    words = []
+    for n in numbers:
+        try:
+            words.append(f"Rule {n}: {_rule(n).text}")
+        except KeyError:
+            continue
+    return Problem(field, "\n".join([text, *words]), numbers[0] if numbers else None)
+
+
+def validate(data: dict[str, Any]) -> tuple[list[Problem], Game | None]:
+    """(problems, the position with each faulty field reset, as the engine loads it; None when the
+    players, map or edition themselves are wrong) by loading with the engine again and again."""
+    work = deepcopy(data)
+    work["history"] = []  # the history is not what is edited (a loaded game's is the engine's own)
+    found: list[Problem] = []
+    seen: set[str] = set()
+    for _ in range(_MAX_PASSES):
+        try:
+            sketch = game_from_dict(deepcopy(work))
+        except SaveFileError as e:
+            where, text = e.where, str(e)[len(e.where) + 2:] if e.where else str(e)
+        except (ValueError, KeyError, IndexError, TypeError) as e:  # the engine could not go on from it
+            where, text = "game.state", f"the engine cannot play on from this position: {e}"
+        else:
+            return found, sketch
+        if text in seen:  # the reset did not help: nothing more can be said
+            break
+        seen.add(text)
+        try:
+            located = _locate(work, where, text)
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError):  # a malformed dict
+            found.append(_problem(STATE, text))
+            return found, None
+        if located is None:
+            found.append(_problem(CONFIG if where.startswith(("game.config", "game.format",
+                                                              "game.schema")) else STATE, text))
+            if where.startswith("game.config") or where in ("game.format", "game.schema_version",
+                                                               "game"):
+                return found, None
+            reset_turn_state(work)
+            continue
+        inside = _player_at(work, where)
+        shown = f"{inside[0]}: {text}" if inside is not None else text
+        for field in located:
+            if not any(p.field == field for p in found):
+                found.append(_problem(field, shown))
+    return found, None
+
+
+def _players(work: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return work["state"]["players"]
+
+
+def _player_at(work: dict[str, Any], where: str) -> tuple[str, str] | None:
+    """(player, the rest of the path) when ``where`` is inside state.players."""
+    prefix = "game.state.players."
+    if not where.startswith(prefix):
+        return None
+    rest = where[len(prefix):]
+    for name in sorted(_players(work), key=len, reverse=True):
+        if rest == name or rest.startswith(name + "."):
+            return name, rest[len(name) + 1:]
+    return None
+
+
+def _locate(work: dict[str, Any], where: str, text: str) -> list[Field] | None:
+    """The fields an error of the engine belongs to, resetting them in ``work`` (None: none of them)."""
+    st = work["state"]
+    inside = _player_at(work, where)
+    if inside is not None:
+        name, rest = inside
+        key = rest.split(".")[0] if rest else _player_key(text)
+        if key not in PLAYER_KEYS:
+            return None
+        _reset_player(work, name, key, text)
+        return [("player", name, key)]
+    if where == "game.state" and "each of the 42 plants" in text:
+        return _card_fields(work)
+    if where == "game.state" and "Step 3 card" in text:
+        owners = [n for n, one in _players(work).items() if STEP3_NAME in one["plants"]]
+        for n in owners:
+            _players(work)[n]["plants"].remove(STEP3_NAME)
+        if STEP3_NAME in st["removed"]:
+            st["removed"].remove(STEP3_NAME)
+        st["deck"].append(STEP3_NAME)
+        return [("player", n, "plants") for n in owners] or [PLANTS_FIELD]
+    if where.startswith("game.state.resources"):
+        return _resource_fields(work, where, text)
+    if where.startswith("game.state.houses"):
+        return _house_fields(work, text)
+    if where.split(".")[-1].split("[")[0] in ("market", "deck", "removed", "boxed", "discount"):
+        for key in PILES:
+            st[key] = [c for c in st[key] if card(c) in ALL_CARDS] if isinstance(st[key], list) else []
+        st["discount"] = None
+        return [PLANTS_FIELD]
+    if where in ("game.state.player_order", "game.state.seat_order"):
+        st["player_order"] = list(_players(work))  # everyone once, the Trust included
+        humans = [str(n) for n in work["config"].get("players", [])]
+        st["seat_order"] = [n for n in st["player_order"] if n in humans]
+        reset_turn_state(work)
+        return [("turn", "order")]
+    if (where == "game.state" and "required" in text) or where in (
+            "game.state.round", "game.state.phase", "game.state.step", "game.state.over"):
+        fields = []
+        for key, ok in (("round", lambda v: v >= 1), ("phase", lambda v: 0 <= v <= 6),
+                        ("step", lambda v: v in (1, 2, 3))):
+            v = st.get(key)
+            if isinstance(v, bool) or not isinstance(v, int) or not ok(v):
+                st[key] = NEUTRAL[key]
+                fields.append(("turn", key))
+        if where.endswith(".over"):
+            fields.append(("turn", "phase"))
+        st["over"] = st.get("phase") == 6
+        reset_turn_state(work)
+        return fields or None
+    if "money (R31)" in text:  # the high bid is more than the leader has
+        leader = (st.get("auction_round") or {}).get("auction", {}).get("leader")
+        reset_turn_state(work)
+        return [("player", leader, "money")] if leader in _players(work) else None
+    if "is not over the plant limit" in text:
+        who = (st.get("auction_round") or {}).get("discard")
+        reset_turn_state(work)
+        return [("player", who, "plants")] if who in _players(work) else None
+    if "auctioned plant" in text:
+        reset_turn_state(work)
+        return [PLANTS_FIELD]
+    return None
+
+
+def _player_key(text: str) -> str:
+    """Which of a player's fields an invariant of io._check_invariants is about, from its message."""
+    for words, key in (("money", "money"), ("plants exceed", "plants"), ("do not fit", "tokens"),
+                       ("cities", "cities")):
+        if words in text:
+            return key
+    return ""
+
+
+def _reset_player(work: dict[str, Any], name: str, key: str, text: str) -> None:
+    one = _players(work)[name]
+    if key == "money":
+        one["money"] = 0
+    elif key == "plants":  # the plants go back to the deck; tokens need plants to fit (R49)
+        st = work["state"]
+        for c in one["plants"] if isinstance(one["plants"], list) else []:
+            if card(c) in ALL_CARDS:
+                st["deck"].insert(max(0, len(st["deck"]) - 1), c)
+        one["plants"], one["tokens"] = [], {}
+        if st.get("auction_round") and (st["auction_round"] or {}).get("discard") == name:
+            reset_turn_state(work)
+    elif key == "tokens":
+        one["tokens"] = {}
+    else:  # distinct cities, as many as allowed (R57, R67), so the map keeps showing the others
+        most = re.search(r"at most (\d+)", text)
+        mine = one["cities"] if isinstance(one["cities"], list) else []
+        keep = list(dict.fromkeys(str(c) for c in mine))[:int(most.group(1)) if most else 0]
+        _set_cities(work, name, keep)
+
+
+def _set_cities(work: dict[str, Any], name: str, cities: list[str]) -> None:
+    houses = work["state"]["houses"]
+    for c in list(houses):
+        if name in houses[c] and c not in cities:
+            houses[c] = [p for p in houses[c] if p != name]
+            if not houses[c]:
+                del houses[c]
+    _players(work)[name]["cities"] = cities
+
+
+def _card_fields(work: dict[str, Any]) -> list[Field]:
+    """R118, a plant in two places or missing: the plants of each player owning a duplicate (given
+    up), and the plant market and deck when a pile holds one or a card is missing (each card once)."""
+    st = work["state"]
+    players = _players(work)
+    piles = {k: [card(c) for c in st[k]] for k in PILES}
+    owned = {n: [card(c) for c in one["plants"]] for n, one in players.items()}
+    count = Counter([c for pile in piles.values() for c in pile] + [c for m in owned.values() for c in m])
+    dup = {c for c, k in count.items() if k > 1}
+    missing = ALL_CARDS - set(count)
+    fields: list[Field] = []
+    for n, mine in owned.items():
+        if dup & set(mine):
+            fields.append(("player", n, "plants"))
+            players[n]["plants"] = [c for c in players[n]["plants"] if card(c) not in dup]
+            players[n]["tokens"] = {}  # the plants left may not hold them (R49): not this field's problem
+    kept = {card(c) for one in players.values() for c in one["plants"]}
+    for key in PILES:
+        out = []
+        for c in piles[key]:
+            if c not in kept:
+                kept.add(c)
+                out.append(card_out(c))
+        st[key] = out
+    deck = st["deck"]
+    bottom = [STEP3_NAME] if deck[-1:] == [STEP3_NAME] or STEP3 not in kept else []
+    if deck[-1:] == [STEP3_NAME]:
+        deck.pop()
+    deck.extend([*sorted(ALL_CARDS - kept - {STEP3}), *bottom])
+    if missing or not fields or any(c in pile for c in dup for pile in piles.values()):
+        fields.append(PLANTS_FIELD)
+    return fields
+
+
+def _resource_fields(work: dict[str, Any], where: str, text: str) -> list[Field]:
+    st = work["state"]
+    res = where.split(".")[3] if where.count(".") >= 3 else text.split(":")[0]
+    if res not in RESOURCES:
+        return [("market", r) for r in RESOURCES]
+    negative = [n for n, one in _players(work).items()
+                if isinstance(one["tokens"], dict) and isinstance(one["tokens"].get(res, 0), int)
+                and one["tokens"].get(res, 0) < 0]
+    if negative:
+        for n in negative:
+            _players(work)[n]["tokens"] = {}
+        return [("player", n, "tokens") for n in negative]
+    market = st.setdefault("resources", {})
+    if market.get(res) != 0:
+        market[res] = 0
+        return [("market", res)]
+    holders = [n for n, one in _players(work).items() if one["tokens"].get(res, 0)]
+    for n in holders:
+        _players(work)[n]["tokens"] = {}
+    return [("player", n, "tokens") for n in holders] or [("market", res)]
+
+
+def _house_fields(work: dict[str, Any], text: str) -> list[Field] | None:
+    """A house outside the play area (R4), more houses in a city than the step allows (R58), or
+    houses that disagree with the players' cities."""
+    st = work["state"]
+    houses = st["houses"]
+    for c, owners in list(houses.items()):
+        if text.startswith((f"{c!r} is not a city", f"{c}: ")) or text.startswith(f"{c} lists"):
+            if text.startswith(f"{c} lists"):
+                names = [n for n in owners if c not in _players(work).get(n, {}).get("cities", [])]
+            elif "is not a city" in text:
+                names = list(owners)
+            else:
+                seen: list[str] = []
+                names = []
+                for n in owners:
+                    (names if n in seen or len(seen) >= st["step"] else seen).append(n)
+            for n in names:
+                if n in _players(work):
+                    _set_cities(work, n, [x for x in _players(work)[n]["cities"] if x != c])
+            houses.pop(c, None)
+            rest = [n for n in owners if n not in names]
+            if rest:
+                houses[c] = rest
+            return [("player", n, "cities") for n in dict.fromkeys(names) if n in _players(work)] or None
+    st.pop("houses", None)  # houses and cities disagree: derive them from the cities
+    return None
+
+
+def reset_turn_state(work: dict[str, Any]) -> None:
+    """Put the scenario at the start of its phase: the loader derives whose turn it is (and, in phase 2,
+    where the discount token lies, R40)."""
+    st = work["state"]
+    for key in ("to_act", "auction_round"):
+        st.pop(key, None)
+    if st.get("phase") == 2:
+        st.pop("discount", None)
+    else:
+        st["discount"] = None
