@@ -115,11 +115,13 @@ def test_rule_and_rules_are_part_of_the_package_api():
 
 @pytest.mark.skipif(not REFERENCE.is_file(), reason="the rules reference is not beside this clone")
 def test_the_shipped_rules_are_built_from_the_reference():
-    """scripts/build_rules.py run on RULES.md gives exactly engine/rules/data/rules.json (rebuild after editing it)."""
+    """scripts/build_rules.py run on RULES.md gives exactly engine/rules/data/rules.json (rebuild after
+    editing it)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("build_rules", ROOT / "scripts" / "build_rules.py")
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    shipped = json.loads((ROOT / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json").read_text(encoding="utf-8"))
+    shipped_file = ROOT / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json"
+    shipped = json.loads(shipped_file.read_text(encoding="utf-8"))
     assert build.parse(REFERENCE.read_text(encoding="utf-8")) == shipped
