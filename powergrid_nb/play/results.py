@@ -12,14 +12,22 @@ import json
 import math
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from .runner import Outcome
+__all__ = ["GAME_COLUMNS", "ROW_COLUMNS", "Outcome", "SimulationResult", "mean_interval", "wilson"]
 
-__all__ = ["GAME_COLUMNS", "ROW_COLUMNS", "SimulationResult", "mean_interval", "wilson"]
+
+class Outcome(NamedTuple):
+    """One finished game: its rows (one per player) and, with ``per_round``, its round frames."""
+
+    point: int
+    game: int
+    rows: list[dict[str, Any]]
+    rounds: pd.DataFrame | None
+    market: pd.DataFrame | None
+    auctions: pd.DataFrame | None = None
 
 GAME_COLUMNS = {  # simulate's tidy frame: one row per (game, player)
     "game": "int64", "seed": "int64", "player": "string", "seat": "int64", "start_position": "int64",

@@ -38,14 +38,12 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import pandas as pd
-
 from powergrid_nb.bots.base import Bot, make_bot, play
 from powergrid_nb.engine.events import PlantBought, PlantsRun
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
 
-from .results import SimulationResult
+from .results import Outcome, SimulationResult
 
 __all__ = ["BACKENDS", "BotSpec", "Job", "Outcome", "bot_label", "bot_seed", "build_bot", "game_seeds",
            "play_one", "run"]
@@ -115,17 +113,6 @@ class Job(NamedTuple):
     names: tuple[str, ...]  # the label of each entry
     rotate: int | None = None  # None: entry k plays game.players[k]; else see the module docstring
     per_round: bool = False
-
-
-class Outcome(NamedTuple):
-    """One finished game: its rows (one per player) and, with ``per_round``, its round frames."""
-
-    point: int
-    game: int
-    rows: list[dict[str, Any]]
-    rounds: pd.DataFrame | None
-    market: pd.DataFrame | None
-    auctions: pd.DataFrame | None = None
 
 
 def start(job: Job, seed: int) -> Game:
