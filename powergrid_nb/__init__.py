@@ -27,8 +27,8 @@ What-if
     ``analyze(g)`` plays each meaningful decision of the player to act out to the end many times and
     says which wins most, with intervals (``Analysis.frame``, ``.figure()``); ``compare(a, b)`` plays
     positions or rule sets side by side on the same seeds; ``Scenario`` edits a position as data, with
-    the engine's own checks per field (``problems()``); ``replay.position_at(g, k)`` is a game after
-    its first k decisions. ``notebooks/03_what_if`` is the lab.
+    the engine's own checks per field (``problems()``); ``position.replay.position_at(g, k)`` is a game
+    after its first k decisions. ``notebooks/03_what_if`` is the lab.
 
 Rooms
     ``powergrid_nb.rooms.SQLiteStore("rooms.sqlite")`` keeps games as append-only logs in SQLite: seats
@@ -38,6 +38,11 @@ Rooms
 Lessons
     ``notebooks/lessons/`` is a course on the game's economics in six notebooks; ``powergrid_nb.lessons``
     holds what they compute and ``check("1.3", answer)``, the checker of their exercises.
+
+The package's layers, lowest first (docs/architecture.md): ``engine`` (the rules; pure Python) <
+``position`` (scenarios, replay) and ``bots`` (with the build planner) < ``play`` (runner, simulate,
+tournament, compare, analyze) and ``frames`` < ``views``, ``rooms``, ``agents`` < ``panels``, ``lessons``
+< ``cli``. A layer imports only from those below it (import-linter checks it).
 
 Notebooks: ``00_engine_tour`` (the API), ``01_play`` (the table), ``02_views`` (the figures),
 ``03_what_if`` (analysis, scenarios, compare, sweep, replay), ``lessons/`` (the course).
