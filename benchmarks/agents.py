@@ -1,4 +1,4 @@
-"""Agents' environments (issue #14): steps per second of the PettingZoo and Gymnasium environments next
+"""Agents' environments: steps per second of the PettingZoo and Gymnasium environments next
 to the raw engine, in the same run.
 
 Each row plays seeded games (the same seeds in every row):
@@ -13,7 +13,7 @@ Each row plays seeded games (the same seeds in every row):
   action encoded), *fast* with ``FastLegal`` (the indices read from the position);
 - **encoding**: the space fast row plus the observation vector of the player to act
   (``FastObserver``, told who decided since its last look, as the environments do): all the encoding
-  an environment does for a decision, without PettingZoo's or Gymnasium's own API (the issue's
+  an environment does for a decision, without PettingZoo's or Gymnasium's own API (the target's
   "overhead of encoding");
 - **PettingZoo AEC**: the environment's whole ``agent_iter``/``last``/``step`` loop, observation vector
   and mask included;

@@ -1,4 +1,4 @@
-"""analyze() speed: 8 candidates x 200 playouts from a mid-game 4-player position (issue #11).
+"""analyze() speed: 8 candidates x 200 playouts from a mid-game 4-player position (docs/benchmarks.md).
 
 The position: a 4-player Germany game (original edition, seed 1) played by HeuristicBots to the start
 of round 5's auction (heuristic games of 4 players last about 11 rounds); the first player to act there

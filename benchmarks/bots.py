@@ -1,4 +1,4 @@
-"""Bot benchmarks (issue #5): the measured strength bars, self-play speed and a long legality run.
+"""Bot benchmarks (docs/benchmarks.md): the measured strength bars, self-play speed and a long legality run.
 
     .venv/bin/python benchmarks/bots.py                      # everything, defaults below (about 10 min)
     .venv/bin/python benchmarks/bots.py --search-games 0     # skip the (slow) search bar

@@ -1,4 +1,4 @@
-"""Game rooms in SQLite (issue #13, "Measured"): decisions appended per second, one play's time, and how
+"""Game rooms in SQLite (docs/benchmarks.md): decisions appended per second, one play's time, and how
 soon another process sees a new decision.
 
 1. Throughput, rows side by side in one run, each on a fresh room of a 6-player Germany game

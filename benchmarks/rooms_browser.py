@@ -1,4 +1,4 @@
-"""A class room in real browsers (issue #13, "Measured"): the time from a move in one browser to its
+"""A class room in real browsers (docs/benchmarks.md): the time from a move in one browser to its
 appearance in another; target 1 s.
 
 Set-up as tests/test_rooms_browser.py: a rooms file with one room (Germany, ``--seed``), seats Ann and

@@ -1,4 +1,4 @@
-"""Rooms one machine can hold (issue #13, "Measured"): R rooms of 6 seats, every human seat a process
+"""Rooms one machine can hold (docs/benchmarks.md): R rooms of 6 seats, every human seat a process
 that keeps a real room table; how soon each table shows the other seats' decisions; target 1 s.
 
 For each R of ``--rooms`` (default 1, 5, 10): a fresh rooms file with R rooms, each a 6-player game

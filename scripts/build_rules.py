@@ -1,13 +1,14 @@
-"""Build the rules the package ships (``powergrid_nb/engine/rules/data/rules.json``) from the project's
-rules reference.
+"""Build the rules the package ships (``powergrid_nb/engine/rules/data/rules.json``) from the rules
+specification, ``docs/rules.md``, their one source.
 
-    .venv/bin/python scripts/build_rules.py ../shared/RULES.md
+    python scripts/build_rules.py            # reads docs/rules.md
+    python scripts/build_rules.py other.md   # or another copy of the specification
 
-The reference (RULES.md) is the engine's specification: it cites the source rulebooks by key, marks open
-points and talks to engine authors. The shipped text is the same rules in words for players: source keys
-and translation remarks are left out, edition tags become words ("Original edition:", "Recharged:"), and
-each open point becomes a note saying how this package plays it. Run it after editing RULES.md and commit
-the JSON; ``tests/test_rules_text.py`` checks the result.
+The specification cites the source rulebooks by key, marks open points and talks to engine authors. The
+shipped text is the same rules in words for players: source keys and translation remarks are left out,
+edition tags become words ("Original edition:", "Recharged:"), and each open point becomes a note saying
+how this package plays it. Run it after editing docs/rules.md and commit the JSON;
+``tests/test_rulebook.py`` checks that the shipped file is this script's output on docs/rules.md.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ import re
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json"
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "docs" / "rules.md"
+OUT = ROOT / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json"
 
-# section number of RULES.md -> the game phase its rules are about (None: the whole game)
+# section number of docs/rules.md -> the game phase its rules are about (None: the whole game)
 PHASE_OF_SECTION = {3: 1, 4: 2, 5: 3, 6: 4, 7: 5, 19: 0}
 EDITION_TAGS = [  # longest first
     ("[ORIG]-style", "original-edition-style"),
@@ -45,8 +48,8 @@ WORDS = [  # the reference's shorthand for its sources, in players' words
 ]
 # a parenthesis citing a source: "(000, 001)", "(derived from 000)", "(001; see [EXT])", "([003] say ...)"
 SOURCES = re.compile(r"\s*\((?:derived from )?(?:\d{3}\b|EXT\b|\[\d{3}\])[^()]*(?:\([^()]*\)[^()]*)*\)")
-INTERNAL = ("They are given as fact tables in `reference/maps/` (cross-checked against several public "
-            "sources; see its SOURCES.md, which also lists the Recharged board's differences).",
+INTERNAL = ("They ship as the map files in `maps/`, cross-checked against several public sources "
+            "(`tests/reference_maps/SOURCES.md`, which also lists the Recharged board's differences).",
             "This package ships them as map files, cross-checked against several public sources.")
 OPEN_INLINE = [(re.compile(r"OPEN: (O\d+) — "), r"\1: "), (re.compile(r"OPEN: (O\d+)\."), r"(see \1).")]
 
@@ -139,10 +142,10 @@ def _note(note: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    if len(argv) > 1:
         sys.stderr.write(__doc__ or "")
         return 2
-    data = parse(Path(argv[0]).read_text(encoding="utf-8"))
+    data = parse(Path(argv[0] if argv else SOURCE).read_text(encoding="utf-8"))
     OUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{OUT.name}: {len(data['rules'])} rules, {len(data['open_points'])} open points")
     return 0

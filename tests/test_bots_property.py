@@ -1,6 +1,6 @@
 """Property: bots never make an illegal move, whatever the edition, map, player count or seed.
 
-A sample runs here; benchmarks/bots.py plays 1,000 such games (see BENCHMARKS.md)."""
+A sample runs here; benchmarks/bots.py plays 1,000 such games (see docs/benchmarks.md)."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -197,7 +197,7 @@ def test_many_cut_off_cities_are_counted():
 
 def test_playing_a_game_does_not_import_networkx():
     """The engine's tables are its own; networkx (24 MB of modules) loads only when a graph is asked
-    for, so simulation workers stay small (BENCHMARKS.md, memory)."""
+    for, so simulation workers stay small (docs/benchmarks.md, memory)."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""The rules ship with the package, in words (issue #10): rule(), rules(), and errors that quote them."""
+"""The rules ship with the package, in words: rule(), rules(), and errors that quote them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from powergrid_nb import IllegalAction, new_game, rule, rules
 from powergrid_nb.engine.rules.rulebook import UnknownRule
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = ROOT.parent / "shared" / "RULES.md"  # the project's rules reference, beside the repository
+SPECIFICATION = ROOT / "docs" / "rules.md"  # the rules' one source: the shipped rules.json is built from it
 SPEC_MARKUP = re.compile(r"\[\d{3}\]|\(\d{3}\b|\bseeds?\b|reference/|\.md\b|OPEN:|\bORIG\b|\bRECH\b|\[EXT\]")
 
 
@@ -113,10 +113,9 @@ def test_rule_and_rules_are_part_of_the_package_api():
     assert {"rule", "rules", "Rule"} <= set(powergrid_nb.__all__)
 
 
-@pytest.mark.skipif(not REFERENCE.is_file(), reason="the rules reference is not beside this clone")
-def test_the_shipped_rules_are_built_from_the_reference():
-    """scripts/build_rules.py run on RULES.md gives exactly engine/rules/data/rules.json (rebuild after
-    editing it)."""
+def test_the_shipped_rules_are_built_from_docs_rules_md():
+    """scripts/build_rules.py run on docs/rules.md gives exactly engine/rules/data/rules.json (run the script
+    after editing docs/rules.md)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("build_rules", ROOT / "scripts" / "build_rules.py")
@@ -124,4 +123,12 @@ def test_the_shipped_rules_are_built_from_the_reference():
     spec.loader.exec_module(build)
     shipped_file = ROOT / "powergrid_nb" / "engine" / "rules" / "data" / "rules.json"
     shipped = json.loads(shipped_file.read_text(encoding="utf-8"))
-    assert build.parse(REFERENCE.read_text(encoding="utf-8")) == shipped
+    assert build.SOURCE == SPECIFICATION
+    assert build.parse(SPECIFICATION.read_text(encoding="utf-8")) == shipped
+
+
+def test_the_specification_keeps_every_rule_worked_example_and_open_point():
+    text = SPECIFICATION.read_text(encoding="utf-8")
+    assert re.findall(r"^R(\d+)\. ", text, re.M) == [str(i) for i in range(1, 137)]
+    assert re.findall(r"^### W(\d+) ", text, re.M) == [str(i) for i in range(1, 30)]
+    assert re.findall(r"^\| O(\d+) \|", text, re.M) == [str(i) for i in range(1, 27)]

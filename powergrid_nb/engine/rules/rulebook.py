@@ -2,8 +2,8 @@
 
 Every error and docstring of the package cites rules by number (R58) and open points by id (O23: where the
 rulebooks are silent and this package had to choose). The texts ship with the package
-(``data/rules.json``, built by ``scripts/build_rules.py`` from the project's rules reference) and are
-read on first use.
+(``data/rules.json``, built by ``scripts/build_rules.py`` from the rules specification ``docs/rules.md``,
+their one source) and are read on first use.
 """
 
 from __future__ import annotations
