@@ -1,4 +1,4 @@
-"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...`` (issue #5), ``accel``, ``room``.
+"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...``, ``accel``, ``room``.
 
 Example::
 

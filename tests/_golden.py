@@ -1,4 +1,4 @@
-"""The golden corpus: seeded games recorded from the engine at commit bab14b2 (issue #9).
+"""The golden corpus: seeded games recorded from the engine at commit bab14b2.
 
 Each game stores its set-up, the text of every action and a digest of the position after each action
 (money, plants, tokens and cities of every participant, both plant markets, the resource market, step,

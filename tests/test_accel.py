@@ -1,4 +1,4 @@
-"""The optional compiled engine (powergrid_nb.accel, issue #9): opt-in, the same games, never stale.
+"""The optional compiled engine (powergrid_nb.accel): opt-in, the same games, never stale.
 
 One full build (a few minutes, profile-guided with GCC) serves the module: the golden corpus must
 replay on it move for move, and benchmarks/compare.py measures it beside the pure-Python engine with

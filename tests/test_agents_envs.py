@@ -1,4 +1,4 @@
-"""The agents' adapters (issue #14) pass their libraries' own checks: PettingZoo's ``api_test`` and
+"""The agents' adapters pass their libraries' own checks: PettingZoo's ``api_test`` and
 ``seed_test`` (2-6 players, both editions), Gymnasium's ``check_env``, OpenSpiel's
 ``random_sim_test``; OpenSpiel's MCTS bot plays a whole game against our heuristic bot."""
 

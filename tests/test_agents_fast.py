@@ -1,4 +1,4 @@
-"""The environments' fast mask and observation (issue #14's speed) equal their references at every
+"""The environments' fast mask and observation equal their references at every
 decision: :class:`FastLegal` gives exactly :meth:`ActionSpace.encoded`'s indices and actions, and
 :class:`FastObserver` exactly :meth:`ObservationSpec.of`'s vector, for every player, over whole seeded
 games of 2-6 players, both editions and both maps (the Trust and the starting-cities variant

@@ -1,4 +1,4 @@
-"""The agents' action space, observations and returns (issue #14), checked against the engine.
+"""The agents' action space, observations and returns, checked against the engine.
 
 The mask is exactly the legal decisions up to the documented coarsening (an auction opens at the
 minimum bid, a bid is a ladder raise, a discard keeps the most tokens); encode and decode are inverses;

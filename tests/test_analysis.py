@@ -1,4 +1,4 @@
-"""analyze() (issue #11): the candidates of each phase, Monte-Carlo playouts with common random numbers,
+"""analyze(): the candidates of each phase, Monte-Carlo playouts with common random numbers,
 the decisive moves it must recognise, stopping early, the same result on every backend, bad input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #10 in a real browser: the game lands, works offline, and is safe as an app.
+"""In a real browser: the game lands, works offline, and is safe as an app.
 
 JupyterLab, started with `make lab`'s flags (tests/_lab.py reads them from the Makefile): the address
 it prints is the play notebook's, and opening the server's root shows that notebook, not the Launcher.

@@ -1,4 +1,4 @@
-"""HeuristicBot and SearchBot (issue #5): never an illegal move, reproducible, fair, sensible play.
+"""HeuristicBot and SearchBot: never an illegal move, reproducible, fair, sensible play.
 
 The long property run (thousands of games) and the measured strength bars are in benchmarks/bots.py.
 """

@@ -1,4 +1,4 @@
-"""compare(): positions and rule sets played side by side with the same seeds (issue #11, "Compare and
+"""compare(): positions and rule sets played side by side with the same seeds ("Compare and
 sweep"); their outcomes with intervals, the paired difference, a stopped run, bad input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engine core (issue #9): undo from snapshots, is_legal, the phase protocol, typed events."""
+"""The engine core: undo from snapshots, is_legal, the phase protocol, typed events."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_room_for_one_more_token_agrees_with_the_storage_rule_R48_R49() -> None:
 
 
 def test_a_game_loads_only_the_engine() -> None:
-    """Memory (issue #9): ``import powergrid_nb`` and a whole game load the engine only. The bots, the
+    """Memory: ``import powergrid_nb`` and a whole game load the engine only. The bots, the
     rulebook, the scenario editor and the reader of version-1 saves load when first asked for, under
     the names they always had; OpenSSL (hashlib, some 3 MB of RSS) and importlib.resources (tempfile,
     zipfile, bz2, lzma: some 1.7 MB) not at all."""

@@ -1,4 +1,4 @@
-"""Same games, before and after: the golden corpus recorded at bab14b2 replays move for move (issue #9)."""
+"""Same games, before and after: the golden corpus recorded at bab14b2 replays move for move."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The optional ``outline`` of a map file (issue #10): validated on load, shipped with the built-in
+"""The optional ``outline`` of a map file: validated on load, shipped with the built-in
 maps (public-domain data, a few hundred points), drawn under the map view; maps without one load
 and draw as before."""
 

@@ -1,4 +1,4 @@
-"""Errors explain themselves (issue #10): what was wrong and what is allowed, without internal paths; a
+"""Errors explain themselves: what was wrong and what is allowed, without internal paths; a
 player named "You" is addressed ("You have", "your plants"), counts agree with their noun."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_the_package_help_starts_with_an_overview():
         assert name in doc, name
 
 
-# --- a player named "You" is addressed (issue #10): "You have", "your plants", "it is your turn" -----------
+# --- a player named "You" is addressed: "You have", "your plants", "it is your turn" -----------
 
 YOU3 = ["You", "Bo", "Cy"]
 

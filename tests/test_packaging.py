@@ -1,4 +1,4 @@
-"""The wheel ships the map files, so a non-editable install can load them (issue #2)."""
+"""The wheel ships the map files, so a non-editable install can load them."""
 
 import subprocess
 import sys

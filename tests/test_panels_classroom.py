@@ -1,4 +1,4 @@
-"""The teacher's view of the class rooms (issue #13, powergrid_nb.panels.classroom): a new room hands out
+"""The teacher's view of the class rooms (powergrid_nb.panels.classroom): a new room hands out
 a code and a link per human seat and the teacher's code; the list shows every room of the file; the
 selected room's tools (pause, undo, seats, export) need that room's teacher code, and a wrong one
 changes nothing; what the view shows equals a view built anew on the same file, through a whole game

@@ -1,4 +1,4 @@
-"""The table's "Edit position" (issue #11): the scenario editor on a copy of the table's position, in the
+"""The table's "Edit position": the scenario editor on a copy of the table's position, in the
 table's place; "Open in play table" plays the edited position there with the same bots; "Back to the game"
 returns to the game unchanged."""
 

@@ -1,4 +1,4 @@
-"""The scenario editor (issue #11): every edit is checked by the engine at once, its message shown in red
+"""The scenario editor: every edit is checked by the engine at once, its message shown in red
 next to the field it belongs to; an invalid position can be neither played nor saved; a click on the map
 toggles a house; a saved scenario loads back as the same position and plays in the table; what the editor
 shows always equals a fresh editor built on its scenario."""

@@ -1,4 +1,4 @@
-"""What the table shows equals a fresh build (issue #10): whole seeded games of both editions played at
+"""What the table shows equals a fresh build: whole seeded games of both editions played at
 a table, the human seat's decisions chosen by a heuristic bot and made with the controls a player uses
 (plant buttons or cards, the bid box, resource steppers, the city list or map clicks, plant checkboxes,
 undo, tab clicks), the other seats heuristic bots moving one at a time on the table's timer or all at

@@ -1,4 +1,4 @@
-"""The table's Hint button (issue #11): the engine's suggestion for the human's decision, worked out in
+"""The table's Hint button: the engine's suggestion for the human's decision, worked out in
 the background (the kernel's loop stays free), cancellable, of one position only, never applied."""
 
 from __future__ import annotations

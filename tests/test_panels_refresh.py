@@ -1,4 +1,4 @@
-"""Each view of the table is refreshed when what it shows changes (issue #10): the differences the
+"""Each view of the table is refreshed when what it shows changes: the differences the
 fresh-build property test (tests/test_panels_fresh.py) found, one behaviour each."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The replay panel (issue #11, "Replay a game"): after every step click and slider move over a game,
+"""The replay panel ("Replay a game"): after every step click and slider move over a game,
 each label, button, the map and the visible tab equal a fresh build from the position replayed
 (``powergrid_nb.position.replay.position_at``); the first and last positions bound the steps; "Branch here"
 hands over an independent game at the position shown; a saved game replays from round 1."""

@@ -1,4 +1,4 @@
-"""The rules inside the table (issue #10): a Rules tab with the current phase's rules and a lookup,
+"""The rules inside the table: a Rules tab with the current phase's rules and a lookup,
 and an error line that quotes the broken rule."""
 
 from __future__ import annotations

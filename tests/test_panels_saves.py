@@ -1,4 +1,4 @@
-"""Save and Load as an app (issue #10): in app mode (Voila, or ``play(app=True)``) a save is a plain name in
+"""Save and Load as an app: in app mode (Voila, or ``play(app=True)``) a save is a plain name in
 one saves folder; absolute paths, folders, '..', hidden names, other suffixes, links (symlinks) and
 non-files are refused with a message that says what is allowed and shows no server path, and nothing is
 written or read outside the folder. In JupyterLab any path stays allowed. The browser download is a

@@ -1,4 +1,4 @@
-"""The sweep panel (issue #11, "Compare and sweep"): a rule parameter over a range, run in a background
+"""The sweep panel ("Compare and sweep"): a rule parameter over a range, run in a background
 thread with a progress bar and Stop; the figure shown is always a fresh sweep_figure of the result."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table's words (issue #10): the game log names the resource market and writes payments in words;
+"""The table's words: the game log names the resource market and writes payments in words;
 a player named "You" is addressed ("You buy", "You have", "Your plant"); counts agree with their noun
 ("1 city"); the status line says whose auction runs and what the player to act can do."""
 
@@ -196,7 +196,7 @@ def test_the_status_says_everyone_buys_a_plant_in_round_1():
     assert hint(g, g.legal_actions()) == "open an auction (round 1: every player buys a plant, R35)"
 
 
-# --- a player named You in the views and in every message (issue #10) ----------------------------------
+# --- a player named You in the views and in every message ----------------------------------
 def test_pronouns_follow_the_name():
     assert (possessive(YOU, start=False), possessive(YOU, alone=True), possessive("Bo", start=False)) == \
         ("your", "yours", "Bo's")

@@ -1,4 +1,4 @@
-"""A picture that travels (issue #10): a displayed Game leaves a static picture (SVG + HTML) that a saved
+"""A picture that travels: a displayed Game leaves a static picture (SVG + HTML) that a saved
 notebook shows on GitHub or nbviewer, beside the live table JupyterLab shows."""
 
 from __future__ import annotations

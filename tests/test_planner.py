@@ -1,4 +1,4 @@
-"""The exact build planner (issue #5): powergrid_nb.bots.planner against the engine's own pricing.
+"""The exact build planner: powergrid_nb.bots.planner against the engine's own pricing.
 
 The engine prices cities one at a time (R54, R60, R63) and every link use is paid again (R62), so
 the optimum over build orders is slots + a minimum spanning tree of the metric closure (see the

@@ -1,4 +1,4 @@
-"""A whole game played by clicking in a real browser (issue #10): JupyterLab, and a round in Voila.
+"""A whole game played by clicking in a real browser: JupyterLab, and a round in Voila.
 
 JupyterLab (notebooks/01_play.ipynb, tests/_lab.py's server and chromium): the setup form gets 2 players,
 "You" human against a heuristic bot "Bo", the Recharged edition (so the Trust plays a third seat: R128),

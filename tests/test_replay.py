@@ -1,4 +1,4 @@
-"""Replaying a game from its typed history (issue #11, "Replay a game"): the position after any
+"""Replaying a game from its typed history ("Replay a game"): the position after any
 number of decisions equals the game as it was at that point, also for a saved game loaded and
 played on (rebuilt from its set-up), and a history that cannot be replayed says why."""
 

@@ -1,5 +1,5 @@
 """Game rooms (powergrid_nb.rooms): one game kept as an append-only log in SQLite, seats with codes, the
-teacher's tools, and clear errors that change nothing (issue #13)."""
+teacher's tools, and clear errors that change nothing."""
 
 from __future__ import annotations
 

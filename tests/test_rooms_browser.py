@@ -1,4 +1,4 @@
-"""A class room in real browsers (issue #13): two players, each at their own page, play a round against
+"""A class room in real browsers: two players, each at their own page, play a round against
 each other and a bot.
 
 The rooms file is made here (``SQLiteStore``): one room of Germany, seed 9, seats Ann and Ben (humans,

@@ -1,4 +1,4 @@
-"""Game rooms under concurrency (issue #13, "Reliability"): several processes write one room file at once,
+"""Game rooms under concurrency ("Reliability"): several processes write one room file at once,
 a writer dies inside its transaction, a store is reopened.
 
 Each worker is its own process (``multiprocessing``, "spawn" on every platform) with its own

@@ -1,4 +1,4 @@
-"""A player's table in a class room (issue #13): the play table bound to one seat of a room.
+"""A player's table in a class room: the play table bound to one seat of a room.
 
 Only the seat's own controls act; its decisions go through the room's store; the other seats' moves, a
 teacher's pause, undo or seat handed over appear at the next read of the room (``RoomTable.sync``, the

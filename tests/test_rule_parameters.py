@@ -1,4 +1,4 @@
-"""What-if rule parameters: the edition's tables can be overridden per game (issue #5)."""
+"""What-if rule parameters: the edition's tables can be overridden per game."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Scenarios (issue #11, the scenario editor's engine): a position edited as data, checked by the engine's
+"""Scenarios (the scenario editor's engine): a position edited as data, checked by the engine's
 own validation, each problem on the field it belongs to, in the engine's words with the rule's text."""
 
 from __future__ import annotations

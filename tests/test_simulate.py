@@ -1,4 +1,4 @@
-"""What-if simulation (issue #5): tidy frames, determinism, backends, forks, sweeps, stop, CLI."""
+"""What-if simulation: tidy frames, determinism, backends, forks, sweeps, stop, CLI."""
 
 from __future__ import annotations
 

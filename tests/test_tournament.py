@@ -1,4 +1,4 @@
-"""powergrid_nb.tournament (issue #5): frames, seat rotation, seeds, Wilson intervals, workers."""
+"""powergrid_nb.tournament: frames, seat rotation, seeds, Wilson intervals, workers."""
 
 from __future__ import annotations
 

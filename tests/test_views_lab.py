@@ -1,4 +1,4 @@
-"""Issue #10 in JupyterLab itself: the play table's map (a FigureWidget) and plant market (HTML cards),
+"""In JupyterLab itself: the play table's map (a FigureWidget) and plant market (HTML cards),
 as drawn there, are readable (no city label on another label or marker, the legend not cut off by the
 map's box, every card's print inside its card, no card on another, the key of card colours clear).
 

@@ -1,4 +1,4 @@
-"""Issue #10, "Readable as a board", measured in a real browser: the text Plotly draws is where the
+"""Readable as a board, measured in a real browser: the text Plotly draws is where the
 views meant it to be.
 
 Each figure is drawn by plotly.js in headless Debian Chromium (Playwright, no network) inside a

@@ -1,4 +1,4 @@
-"""The exact build planner (issue #5): the cheapest way to add given cities this turn, or k cities.
+"""The exact build planner: the cheapest way to add given cities this turn, or k cities.
 
 What the engine charges
 -----------------------

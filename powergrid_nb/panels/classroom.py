@@ -1,4 +1,4 @@
-"""The teacher's view of the class rooms (issue #13): ``classroom()`` in JupyterLab.
+"""The teacher's view of the class rooms: ``classroom()`` in JupyterLab.
 
 It lists every room of a rooms file (``powergrid_nb.rooms.SQLiteStore``) with whose turn it is, and
 shows the selected room live: its map, players and log, its seats. A new room is made with the

@@ -1,5 +1,5 @@
 """Compare positions or rule sets side by side: the same seeds, the same bots, the outcomes and their
-difference with intervals (issue #11, "Compare and sweep").
+difference with intervals ("Compare and sweep").
 
 :func:`compare` plays every variant with the same game seeds (common random numbers) through the one
 game runner (:func:`powergrid_nb.play.runner.run`), so a difference between variants is the variants', not

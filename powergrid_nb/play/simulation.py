@@ -1,4 +1,4 @@
-"""What-if simulation: many games with bots, as tidy pandas frames (issue #5).
+"""What-if simulation: many games with bots, as tidy pandas frames.
 
 :func:`simulate` and :func:`sweep` turn a game spec (or a position to fork from), bots and rule
 parameters into :class:`~powergrid_nb.play.runner.Job` s and play them with the one game runner,
