@@ -418,7 +418,7 @@ def _check_turn_state(g: Game) -> None:
                                 "not_allowed")
         if len(bidders) < 2 or len(set(bidders)) != len(bidders) or leader not in bidders \
                 or not set(bidders) <= set(s.active) or ctx.trust in bidders:
-            raise SaveFileError("bidders: at least two distinct active players, the leader among them",
+            raise SaveFileError("at least two distinct active players must bid, the leader among them",
                                 (*aw, "bidders"), "not_allowed")
         if not 0 < bid <= s.money[leader]:
             raise SaveFileError(f"the high bid {bid} exceeds {possessive(ctx.names[leader], start=False)} "
