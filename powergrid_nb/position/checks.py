@@ -1,7 +1,8 @@
 """Which field of a scenario the engine refuses, and why: :func:`validate` loads a scenario dict with the
 engine's own validation (``io.game_from_dict``), which stops at the first error; it puts that error on
-the editor field it belongs to, resets the field to a neutral value and loads again, until the position
-loads or nothing more can be said. Used by :mod:`powergrid_nb.position.scenario`.
+the editor field it belongs to (by the error's path and code, :data:`_FIELDS_BY_PATH`, never by its
+words), resets the field to a neutral value and loads again, until the position loads or nothing more
+can be said. Used by :mod:`powergrid_nb.position.scenario`.
 """
 
 from __future__ import annotations
