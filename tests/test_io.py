@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 import powergrid_nb
 from powergrid_nb import Game, Open, SaveFileError, load, new_game
+from powergrid_nb.engine.errors import SAVE_ERROR_CODES
 from powergrid_nb.engine.events import CardDrawn, Decision, HouseBuilt, Income, PlantBought
 from powergrid_nb.engine.rules.plants import ALL_CARDS, STEP3
 
@@ -263,6 +264,64 @@ def test_tampered_value_raises_save_file_error_naming_where(case, tmp_path):
     with deadline(5, f"load with {case}"), pytest.raises(SaveFileError) as e:
         load(path)
     assert e.value.where == str(path) and WHERE[case] in str(e.value)
+
+
+# The same tampered saves as data: where in the dict (SaveFileError.path) and what kind of problem
+# (SaveFileError.code, one of SAVE_ERROR_CODES): what programs such as the scenario editor act on.
+PATH_AND_CODE = {
+    "wrong_schema_version": (("schema_version",), "unsupported_version"),
+    "wrong_format": (("format",), "wrong_format"),
+    "negative_money": (("state", "players", "Bo", "money"), "out_of_range"),
+    "money_not_int": (("state", "players", "Bo", "money"), "bad_type"),
+    "duplicated_plant": (("state",), "duplicate_card"),
+    "missing_plant": (("state",), "missing_card"),
+    "unknown_plant": (("state", "market"), "unknown_plant"),
+    "25_coal": (("state", "resources", "coal"), "out_of_range"),
+    "tokens_exceed_totals": (("state", "resources", "uranium"), "out_of_range"),
+    "negative_tokens": (("state", "resources", "oil"), "out_of_range"),
+    "city_outside_play_area": (("state", "houses", "Bremen"), "unknown_city"),
+    "4_houses_in_a_city": (("state", "houses", "Berlin"), "over_limit"),
+    "2_houses_in_step_1": (("state", "houses", "Berlin"), "over_limit"),
+    "unknown_player_in_order": (("state", "player_order", 2), "unknown_player"),
+    "player_twice_in_order": (("state", "player_order"), "mismatch"),
+    "tokens_do_not_fit_plants": (("state", "players", "Ada", "tokens"), "over_limit"),
+    "too_many_plants": (("state", "players", "Bo", "plants"), "over_limit"),
+    "step3_card_owned": (("state",), "misplaced_card"),
+    "unknown_edition": (("config", "edition"), "bad_value"),
+    "unknown_region": (("config", "regions"), "bad_value"),
+    "bad_trust_option": (("config", "options"), "bad_value"),
+    "bad_trust_policy": (("config", "options"), "bad_value"),
+    "house_owner_not_a_name": (("state", "houses", "Berlin"), "unknown_player"),
+    "houses_not_a_list": (("state", "houses", "Berlin"), "bad_type"),
+    "order_entry_not_a_name": (("state", "player_order", 0), "unknown_player"),
+    "auction_without_bidders": (("state", "auction_round", "auction", "bidders"), "not_allowed"),
+    "auction_bid_above_money": (("state", "auction_round", "auction", "bid"), "out_of_range"),
+    "discard_without_excess_plant": (("state", "auction_round", "discard"), "not_allowed"),
+    "phase_1_has_no_decision": (("state", "to_act"), "not_allowed"),
+    "over_phase_without_over_flag": (("state", "over"), "mismatch"),
+    "step3_from_not_numbers": (("state", "step3_from"), "bad_value"),
+}
+
+
+def test_every_tampered_case_has_its_path_and_code():
+    assert set(PATH_AND_CODE) == set(WHERE) - {"phase_1_without_to_act"}  # that one loads (REPAIRABLE)
+
+
+@pytest.mark.parametrize("case", list(PATH_AND_CODE))
+def test_tampered_value_raises_the_documented_path_and_code(case, tmp_path):
+    """Each kind of damage is reported as data: the path to the faulty value and a documented code,
+    the same whether the dict or a file is read (the message text is free to change)."""
+    d = tamper_base()
+    _tamper(case, d)
+    with pytest.raises(SaveFileError) as e:
+        Game.from_dict(copy.deepcopy(d))
+    assert (e.value.path, e.value.code) == PATH_AND_CODE[case]
+    assert e.value.code in SAVE_ERROR_CODES
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    with pytest.raises(SaveFileError) as e:
+        load(path)
+    assert (e.value.path, e.value.code, e.value.file) == (*PATH_AND_CODE[case], str(path))
 
 
 @props(200)

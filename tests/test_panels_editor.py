@@ -17,6 +17,7 @@ from _position import random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plotly.callbacks import Points
+from test_errors_as_data import reworded
 
 from powergrid_nb import Game, SaveFileError, rule
 from powergrid_nb.engine.rules.plants import RESOURCES
@@ -78,6 +79,30 @@ def test_tokens_that_do_not_fit_show_the_rule_in_words_next_to_the_tokens(editor
 def test_a_plant_owned_twice_shows_on_both_owners_plants(editor):
     editor.fields["Bo"]["plants"].value = ["6", "9", "7"]  # 7 is Ada's
     assert set(shown_errors(editor)) == {("player", "Ada", "plants"), ("player", "Bo", "plants")}
+
+
+WIDGET_EDITS = {  # an edit made in the editor's widgets -> the fields that show its problem
+    "money": (lambda ed: setattr(ed.fields["Ada"]["money"], "value", -5), {("player", "Ada", "money")}),
+    "tokens": (lambda ed: setattr(ed.fields["Cy"]["tokens"]["uranium"], "value", 3),
+               {("player", "Cy", "tokens")}),
+    "resources": (lambda ed: setattr(ed.market["coal"], "value", 30), {("market", "coal")}),
+    "plant_owned_twice": (lambda ed: setattr(ed.fields["Bo"]["plants"], "value", ["6", "9", "7"]),
+                          {("player", "Ada", "plants"), ("player", "Bo", "plants")}),
+    "second_house": (lambda ed: setattr(ed.fields["Ada"]["cities"], "value", "Aachen"),
+                     {("player", "Ada", "cities")}),
+    "order": (lambda ed: setattr(ed.order, "value", "Ada, Bo"), {("turn", "order")}),
+}
+
+
+@pytest.mark.parametrize("edit", list(WIDGET_EDITS))
+def test_the_editor_puts_a_problem_on_its_field_by_its_path_whatever_the_words(editor, monkeypatch, edit):
+    """The loader's messages reworded (same path and code, other words): the same fields show them."""
+    reworded(monkeypatch)
+    apply, fields = WIDGET_EDITS[edit]
+    apply(editor)
+    errors = shown_errors(editor)
+    assert set(errors) == fields
+    assert all("reworded" in text for text in errors.values())
 
 
 def test_an_invalid_position_can_be_neither_played_nor_saved(editor):

@@ -8,18 +8,33 @@ if TYPE_CHECKING:
     from .phases.auction import Auction
 
 
+# How a field is copied (clone, thawed) and snapshot (frozen): what its value is made of.
+VALUE = "value"      # immutable (a number, a bool, None, a tuple): shared by copies
+LIST = "list"        # a list of immutable values: a copy of the list
+LISTS = "lists"      # a list of such lists, one per player: a copy of each
+DICT = "dict"        # a dict of immutable values (tuples of owners for houses): a copy of the dict
+AUCTION = "auction"  # an Auction or None: Auction.copy()
+
+# The state's fields, in one place, in the order of ``frozen()``'s snapshot: a new field goes here, and
+# tests/test_state_fields.py then names every other place to fill in (__init__, clone, frozen and
+# thawed below, the compiled engine's state.pxd, the save format in io/saves.py).
+FIELDS: tuple[tuple[str, str], ...] = (
+    ("round", VALUE), ("phase", VALUE), ("step", VALUE), ("over", VALUE),
+    ("order", LIST), ("seats", LIST),
+    ("money", LIST), ("plants", LISTS), ("tokens", LISTS), ("houses", DICT), ("mine", LISTS),
+    ("market", LIST), ("deck", LIST), ("removed", LIST), ("boxed", LIST),
+    ("res", LIST), ("discount", VALUE),
+    ("active", LIST), ("bought", LIST), ("auction", AUCTION), ("discard", VALUE), ("first_draw", VALUE),
+    ("to_act", LIST), ("step3_from", VALUE), ("flags", DICT), ("marked", LIST), ("counter", VALUE),
+    ("top_known", VALUE),
+)
+FIELD_NAMES: tuple[str, ...] = tuple([name for name, _kind in FIELDS])
+
+
 class State:
     """Everything that changes during a game. Players are indices; the engine gives them names."""
 
-    __slots__ = (
-        "round", "phase", "step", "over",
-        "order", "seats",
-        "money", "plants", "tokens", "houses", "mine",
-        "market", "deck", "removed", "boxed",
-        "res", "discount",
-        "active", "bought", "auction", "discard", "first_draw",
-        "to_act", "step3_from", "flags", "marked", "counter", "top_known",
-    )
+    __slots__ = FIELD_NAMES
 
     def __init__(self) -> None:
         self.round = 1
@@ -54,6 +69,7 @@ class State:
         self.top_known = False               # ORIG: plant 13 known on top of the deck (R10)
 
     def clone(self) -> State:
+        """An independent copy (the engine's hottest path: written out field by field, see FIELDS)."""
         s = State.__new__(State)
         s.round, s.phase, s.step, s.over = self.round, self.phase, self.step, self.over
         s.order, s.seats = self.order[:], self.seats[:]

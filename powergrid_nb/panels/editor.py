@@ -258,7 +258,8 @@ class ScenarioEditor(w.VBox):
         self.upload.value = ()  # read once: the file is not kept (nor sent back) with the widget
         try:
             if len(f["content"]) > MAX_BYTES:
-                raise SaveFileError(f"the file is larger than {MAX_BYTES // 1_000_000} MB: not a scenario")
+                raise SaveFileError(f"the file is larger than {MAX_BYTES // 1_000_000} MB: not a scenario",
+                                    (), "too_large", root="")
             sc = _scenario(Scenario.from_json(bytes(f["content"])).to_dict())
         except (PowerGridError, ValueError) as e:
             self.source_msg.value = (f"<span style='color:{ERROR}'>{esc(f['name'])} cannot be opened: "
@@ -372,7 +373,8 @@ def _scenario(source: Game | Scenario | Mapping[str, Any] | None) -> Scenario:
         return Scenario.from_game(source)
     sc = Scenario(source)
     if not sc.participants:
-        raise SaveFileError("the scenario names no players (config.players)", "scenario")
+        raise SaveFileError("the scenario names no players", ("config", "players"), "missing",
+                            root="scenario")
     return sc
 
 

@@ -15,7 +15,7 @@ from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
-from powergrid_nb.engine.errors import SaveFileError
+from powergrid_nb.engine.errors import SAVE_ERROR_CODES, SaveFileError
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.io.saves import game_from_dict
 from powergrid_nb.engine.newgame import new_game
@@ -34,13 +34,13 @@ class Scenario:
         if not isinstance(data, Mapping) or not isinstance(data.get("state"), Mapping) \
                 or not isinstance(data.get("config"), Mapping):
             raise SaveFileError("a scenario is an object with 'format', 'config' and 'state' (as "
-                                "Game.to_dict() writes it)", "scenario")
+                                "Game.to_dict() writes it)", (), "wrong_format", root="scenario")
         self._data = deepcopy(dict(data))
         st = self._data["state"]
         players = st.setdefault("players", {})
         if not isinstance(players, dict) or not all(isinstance(v, dict) for v in players.values()):
-            raise SaveFileError("state.players must map each player to their money, plants, tokens "
-                                "and cities", "scenario")
+            raise SaveFileError("must map each player to their money, plants, tokens and cities",
+                                ("state", "players"), "bad_type", root="scenario")
         for name in self._data["config"].get("players") or ():
             if isinstance(name, str):
                 players.setdefault(name, {})  # left out: no money, plants, tokens or cities
@@ -78,9 +78,9 @@ class Scenario:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise SaveFileError(f"not a JSON scenario ({e})", "scenario") from None
+            raise SaveFileError(f"not a JSON scenario ({e})", (), "not_json", root="scenario") from None
         if not isinstance(data, dict):
-            raise SaveFileError("a scenario is a JSON object", "scenario")
+            raise SaveFileError("a scenario is a JSON object", (), "wrong_format", root="scenario")
         return cls(data)
 
     def fork(self) -> Scenario:
@@ -294,8 +294,10 @@ class Scenario:
         found = self.problems()
         if found:
             lines = "\n".join(f"- {field_label(p.field)}: {p.message}" for p in found)
+            first = found[0]  # as data: the first problem's path and code (problems() has each one's)
             raise SaveFileError(f"the scenario is not a valid position ({len(found)} "
-                                f"problem{'s' * (len(found) > 1)}):\n{lines}")
+                                f"problem{'s' * (len(found) > 1)}):\n{lines}", first.path,
+                                first.code if first.code in SAVE_ERROR_CODES else "bad_value", root="")
         return game_from_dict(deepcopy(self._data))
 
     def sketch(self) -> Game | None:

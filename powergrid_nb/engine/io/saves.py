@@ -31,6 +31,9 @@ from powergrid_nb.engine.state import State
 
 FORMAT = "powergrid_nb.game"
 SCHEMA_VERSION = 2  # 2: the history as typed events; version 1 (prose rows) still loads
+# Fields of State (state.FIELDS) that a save leaves out, each with the reason (the loader derives it, ...):
+# every other field is written by game_to_dict and read back by _state_from (tests/test_state_fields.py).
+NOT_SAVED: dict[str, str] = {}
 
 
 def _names(g: Game, idx: list[int]) -> list[str]:
@@ -96,88 +99,96 @@ def load(path: str | Path) -> Game:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise SaveFileError(f"cannot read: {e.strerror}", str(path)) from None
+        raise SaveFileError(f"cannot read: {e.strerror}", (), "unreadable", root="", file=str(path)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SaveFileError(f"not valid JSON (truncated or edited?) at line {e.lineno}, "
-                            f"column {e.colno}: {e.msg}", str(path)) from None
+                            f"column {e.colno}: {e.msg}", (), "not_json", root="", file=str(path)) from None
     try:
         return game_from_dict(data)
     except SaveFileError as e:
-        raise SaveFileError(str(e), str(path)) from None
+        raise e.in_file(str(path)) from None
+
+
+DataPath = tuple[str | int, ...]  # where in the dict: ("state", "players", "Ada", "money")
 
 
 class _Reader:
-    """Typed access to the dict with error messages that say where."""
+    """Typed access to the dict at ``path``, with errors that say where (SaveFileError.path)."""
 
-    def __init__(self, data: Any, where: str) -> None:
-        self.data, self.where = data, where
+    def __init__(self, data: Any, path: DataPath) -> None:
+        self.data, self.path = data, path
 
-    def fail(self, msg: str, key: str | None = None) -> SaveFileError:
-        return SaveFileError(msg, f"{self.where}.{key}" if key else self.where)
+    def fail(self, msg: str, code: str, key: str | None = None, allowed: object = None) -> SaveFileError:
+        return SaveFileError(msg, (*self.path, key) if key else self.path, code, allowed=allowed)
 
     def sub(self, key: str, default: Any = ...) -> _Reader:
-        return _Reader(self.get(key, dict, default), f"{self.where}.{key}")
+        return _Reader(self.get(key, dict, default), (*self.path, key))
 
     def get(self, key: str, kind: type | tuple, default: Any = ...) -> Any:
         if not isinstance(self.data, dict):
-            raise self.fail("expected an object")
+            raise self.fail("expected an object", "bad_type")
         if key not in self.data:
             if default is ...:
-                raise self.fail("missing", key)
+                raise self.fail("missing", "missing", key)
             return default
         v = self.data[key]
         if v is None and default is None:
             return None
         if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise self.fail(f"expected an integer, got {v!r}", key)
+            raise self.fail(f"expected an integer, got {v!r}", "bad_type", key)
         if not isinstance(v, kind):
-            raise self.fail(f"expected {getattr(kind, '__name__', kind)}, got {v!r}", key)
+            raise self.fail(f"expected {getattr(kind, '__name__', kind)}, got {v!r}", "bad_type", key)
         return v
 
 
-def _card_in(v: Any, where: str) -> int:
+def _card_in(v: Any, path: DataPath) -> int:
     if v == STEP3_NAME:
         return STEP3
     if isinstance(v, bool) or not isinstance(v, int) or v not in PLANTS:
         raise SaveFileError(f"{v!r} is not a power plant (03-40, 42, 44, 46, 50) or 'step3'",
-                            where)
+                            path, "unknown_plant")
     return v
 
 
 def game_from_dict(data: dict[str, Any]) -> Game:
     """Build a game from :meth:`Game.to_dict` output or a hand-written scenario (validated)."""
-    top = _Reader(data, "game")
+    top = _Reader(data, ())
     if top.get("format", str) != FORMAT:
-        raise top.fail(f"format must be {FORMAT!r}", "format")
+        raise top.fail(f"format must be {FORMAT!r}", "wrong_format", "format", allowed=FORMAT)
     version = top.get("schema_version", int)
     if version not in (1, SCHEMA_VERSION):
         raise top.fail(f"schema_version {version} is not supported; this engine reads 1 and "
-                       f"{SCHEMA_VERSION}", "schema_version")
+                       f"{SCHEMA_VERSION}", "unsupported_version", "schema_version",
+                       allowed=[1, SCHEMA_VERSION])
     cfg = top.sub("config")
     names = [str(n) for n in cfg.get("players", list)]
     edition = cfg.get("edition", str)
     if edition not in EDITIONS:
-        raise cfg.fail(f"must be one of {sorted(EDITIONS)}", "edition")
+        raise cfg.fail(f"must be one of {sorted(EDITIONS)}", "bad_value", "edition", allowed=sorted(EDITIONS))
+    key = "players"  # the setting read when a check refuses it
     try:
         player_names(names)
+        key = "map"
         raw_map = cfg.get("map", (str, dict))
         game_map: GameMap = load_map(raw_map, edition)
+        key = "options"
         options = check_options(cfg.get("options", dict, {}))
         ed = get_edition(edition, options["rules"])
+        key = "regions"
         k = ed.regions(len(names))
         regions = game_map.validate_regions(cfg.get("regions", list), k)
     except (MapError, ValueError) as e:
         if isinstance(e, SaveFileError):
             raise
-        raise cfg.fail(str(e)) from None
+        raise cfg.fail(str(e), "bad_value", key) from None
     seed = cfg.get("seed", int)
     try:
         ctx = make_context(names, game_map, ed, tuple(regions), seed, options)
     except ValueError as e:
-        raise cfg.fail(str(e), "options") from None
-    s = _state_from(_Reader(top.get("state", dict), "game.state"), ctx)
+        raise cfg.fail(str(e), "bad_value", "options") from None
+    s = _state_from(_Reader(top.get("state", dict), ("state",)), ctx)
     hist = _history_from(top.get("history", list, []), version)
     g = Game(ctx, s, hist)
     if s.discount == PLACE_DISCOUNT:
@@ -195,20 +206,21 @@ def _history_from(rows: list[Any], version: int) -> list[Event]:
         for i, row in enumerate(rows):
             if not (isinstance(row, list) and len(row) == 7):
                 raise SaveFileError("each event is [round, phase, step, player, kind, amount, detail]",
-                                    f"game.history[{i}]")
+                                    ("history", i), "bad_value")
         from .history_v1 import events_from_v1  # only old saves need it: not loaded with the engine
 
         try:
             return events_from_v1(rows)
         except (ValueError, TypeError, IndexError) as e:
-            raise SaveFileError(f"cannot read the version-1 history: {e}", "game.history") from None
+            raise SaveFileError(f"cannot read the version-1 history: {e}", ("history",),
+                                "bad_value") from None
     out = []
     for i, row in enumerate(rows):
         try:
             out.append(Event.from_row(row))
         except (ValueError, TypeError) as e:
             raise SaveFileError(f"each event is [kind, round, phase, step, *fields]: {e}",
-                                f"game.history[{i}]") from None
+                                ("history", i), "bad_value") from None
     return out
 
 
@@ -216,28 +228,32 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     idx = ctx.index
     s = State()
 
-    def who(v: Any, where: str) -> int:
+    def who(v: Any, path: DataPath) -> int:
         if not isinstance(v, str) or v not in idx:
-            raise SaveFileError(f"{v!r} is not a player ({', '.join(ctx.names)})", where)
+            raise SaveFileError(f"{v!r} is not a player ({', '.join(ctx.names)})", path, "unknown_player",
+                                allowed=list(ctx.names))
         return idx[v]
 
     def people(key: str, rr: _Reader = r, default: Any = ...) -> list[int]:
         if default is not ... and (not isinstance(rr.data, dict) or rr.data.get(key) is None):
             return list(default)  # player indices
-        return [who(v, f"{rr.where}.{key}[{i}]") for i, v in enumerate(rr.get(key, list))]
+        return [who(v, (*rr.path, key, i)) for i, v in enumerate(rr.get(key, list))]
 
     s.round, s.phase, s.step = r.get("round", int), r.get("phase", int), r.get("step", int)
-    if s.round < 1 or not 0 <= s.phase <= 6 or s.step not in (1, 2, 3):
-        raise r.fail("round >= 1, phase 0-6 and step 1-3 are required")
+    for key, ok in (("round", s.round >= 1), ("phase", 0 <= s.phase <= 6), ("step", s.step in (1, 2, 3))):
+        if not ok:
+            raise r.fail("round >= 1, phase 0-6 and step 1-3 are required", "out_of_range", key)
     s.over = bool(r.get("over", bool, s.phase == 6))
     if s.over != (s.phase == 6):
-        raise r.fail("over must be true exactly when phase is 6 (game over)", "over")
+        raise r.fail("over must be true exactly when phase is 6 (game over)", "mismatch", "over")
     s.order = people("player_order")
     s.seats = people("seat_order", default=[p for p in s.order if p != ctx.trust])
     if sorted(s.order) != list(range(len(ctx.names))):
-        raise r.fail(f"must list each of {ctx.names} once", "player_order")
+        raise r.fail(f"must list each of {ctx.names} once", "mismatch", "player_order",
+                     allowed=list(ctx.names))
     if sorted(s.seats) != ctx.humans:
-        raise r.fail(f"must list each player once: {ctx.names[:len(ctx.humans)]}", "seat_order")
+        raise r.fail(f"must list each player once: {ctx.names[:len(ctx.humans)]}", "mismatch", "seat_order",
+                     allowed=ctx.names[:len(ctx.humans)])
     pr = r.sub("players")
     n = len(ctx.names)
     s.money, s.plants, s.mine = [0] * n, [[] for _ in range(n)], [[] for _ in range(n)]
@@ -245,7 +261,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     for name, p in idx.items():
         one = pr.sub(name)
         s.money[p] = one.get("money", int, 0)
-        s.plants[p] = [_card_in(c, f"{one.where}.plants") for c in one.get("plants", list, [])]
+        s.plants[p] = [_card_in(c, (*one.path, "plants")) for c in one.get("plants", list, [])]
         tok = one.sub("tokens", {})
         s.tokens[p] = [tok.get(k, int, 0) for k in RESOURCES]
         s.mine[p] = [str(c) for c in one.get("cities", list, [])]
@@ -257,13 +273,14 @@ def _state_from(r: _Reader, ctx: Any) -> State:
                 houses.setdefault(c, []).append(ctx.names[p])
     for c, o in houses.items():
         if not isinstance(o, list):
-            raise SaveFileError("expected a list of player names in slot order", f"game.state.houses.{c}")
-    s.houses = {c: tuple(who(v, f"game.state.houses.{c}") for v in o) for c, o in houses.items()}
-    s.market = sorted(_card_in(c, "game.state.market") for c in r.get("market", list))
-    s.removed = sorted(_card_in(c, "game.state.removed") for c in r.get("removed", list, []))
-    s.boxed = [_card_in(c, "game.state.boxed") for c in r.get("boxed", list, [])]
+            raise SaveFileError("expected a list of player names in slot order", ("state", "houses", c),
+                                "bad_type")
+    s.houses = {c: tuple(who(v, ("state", "houses", c)) for v in o) for c, o in houses.items()}
+    s.market = sorted(_card_in(c, ("state", "market")) for c in r.get("market", list))
+    s.removed = sorted(_card_in(c, ("state", "removed")) for c in r.get("removed", list, []))
+    s.boxed = [_card_in(c, ("state", "boxed")) for c in r.get("boxed", list, [])]
     if "deck" in r.data:
-        s.deck = [_card_in(c, "game.state.deck") for c in r.get("deck", list)]
+        s.deck = [_card_in(c, ("state", "deck")) for c in r.get("deck", list)]
     else:  # a scenario may leave the deck out: the other cards, shuffled, Step 3 card last
         used = set(s.market) | set(s.removed) | set(s.boxed) | {c for pl in s.plants for c in pl}
         s.deck = sorted(c for c in PLANTS if c not in used)
@@ -275,7 +292,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.discount = _discount(r, ctx, s)
     s3 = r.get("step3_from", list, None)
     if s3 is not None and not (len(s3) == 2 and all(type(x) is int for x in s3)):
-        raise r.fail("must be null or [round, phase] (when Step 3 begins)", "step3_from")
+        raise r.fail("must be null or [round, phase] (when Step 3 begins)", "bad_value", "step3_from")
     s.step3_from = None if s3 is None else (s3[0], s3[1])
     s.flags = dict(r.get("flags", dict, {}))
     s.marked = [str(c) for c in r.get("marked", list, [])]
@@ -288,12 +305,12 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.bought = people("bought", ar, [])
     s.first_draw = ar.get("first_draw", bool, False)
     d = ar.get("discard", (str, type(None)), None)
-    s.discard = None if d is None else who(d, "game.state.auction_round.discard")
+    s.discard = None if d is None else who(d, (*ar.path, "discard"))
     a = ar.get("auction", (dict, type(None)), None)
     if a is not None:
         ra = ar.sub("auction")
         s.auction = Auction(ra.get("plant", int), ra.get("bid", int),
-                            who(ra.get("leader", str), f"{ra.where}.leader"), people("bidders", ra))
+                            who(ra.get("leader", str), (*ra.path, "leader")), people("bidders", ra))
     return s
 
 
@@ -308,94 +325,104 @@ def _discount(r: _Reader, ctx: Any, s: State) -> int | None:
         d = r.get("discount", (int, type(None)))
         if d is not None and not has_token:
             raise r.fail(f"the {ctx.edition.name} edition has no discount token (R40 is a Recharged "
-                         "rule): leave it out or null", "discount")
+                         "rule): leave it out or null", "not_allowed", "discount")
         if d is not None and s.phase != 2:
             raise r.fail(f"the discount token lies on a plant only during phase 2 (R44), not in phase "
-                         f"{s.phase}: leave it out or null", "discount")
+                         f"{s.phase}: leave it out or null", "not_allowed", "discount")
         return d
     if not has_token or s.phase != 2:
         return None
     if "auction_round" in r.data:  # in the middle of phase 2 the token may have been sold or boxed
         raise r.fail("a Recharged position in phase 2 must say where the discount token lies: the "
                      "plant it is on, or null once it was sold or boxed (R40-R43); it can be left out "
-                     "only at the start of phase 2 (without auction_round)", "discount")
+                     "only at the start of phase 2 (without auction_round)", "missing", "discount")
     return PLACE_DISCOUNT  # placed by the edition once the game is built (R40)
 
 
 def _check_invariants(g: Game) -> None:
     """The consistency rules a loaded position must satisfy (cards, tokens, houses, money)."""
     s, ctx = g.s, g.ctx
-    where = "game.state"
+    state: DataPath = ("state",)
     cards = s.market + s.deck + s.removed + s.boxed + [c for pl in s.plants for c in pl]
     dup = {c for c in cards if cards.count(c) > 1}
     if dup or set(cards) != ALL_CARDS:
         missing = sorted(ALL_CARDS - set(cards))
         raise SaveFileError(f"each of the 42 plants and the Step 3 card must be in exactly one of "
                             f"market, deck, removed, boxed or a player's plants (R118); duplicated "
-                            f"{sorted(dup)}, missing {[card_out(c) for c in missing]}", where)
+                            f"{sorted(dup)}, missing {[card_out(c) for c in missing]}", state,
+                            "duplicate_card" if dup else "missing_card")
     if any(STEP3 in pl for pl in s.plants) or STEP3 in s.removed:
-        raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", where)
+        raise SaveFileError("the Step 3 card cannot be owned or removed at set-up", state, "misplaced_card")
     totals = ctx.edition.track.totals
     for k, name in enumerate(RESOURCES):
         held = sum(t[k] for t in s.tokens) + (start_markers(g) if k == 3 else 0)  # O23 markers
         if not 0 <= s.res[k] <= totals[k] or min(t[k] for t in s.tokens) < 0 \
                 or s.res[k] + held > totals[k]:
             raise SaveFileError(f"{name}: market {s.res[k]} + held {held} must stay within the "
-                                f"{totals[k]} tokens of the game (R1)", f"{where}.resources")
+                                f"{totals[k]} tokens of the game (R1)", (*state, "resources", name),
+                                "out_of_range", allowed=totals[k])
     for p, name in enumerate(ctx.names):
-        pw = f"{where}.players.{name}"
+        pw = (*state, "players", name)
         if s.money[p] < 0:
-            raise SaveFileError("money cannot be negative (O2)", pw)
+            raise SaveFileError("money cannot be negative (O2)", (*pw, "money"), "out_of_range")
         if len(s.plants[p]) > ctx.plant_limit + (s.discard == p):
             raise SaveFileError(f"{len(s.plants[p])} plants exceed the limit of {ctx.plant_limit} "
-                                "(R36)", pw)
+                                "(R36)", (*pw, "plants"), "over_limit", allowed=ctx.plant_limit)
         if s.discard != p and not fits(capacities(s.plants[p]), s.tokens[p]):
-            raise SaveFileError(f"tokens {s.tokens[p]} do not fit plants {s.plants[p]} (R49)", pw)
-        if len(set(s.mine[p])) != len(s.mine[p]) or len(s.mine[p]) > ctx.max_cities:
-            raise SaveFileError(f"cities must be distinct and at most {ctx.max_cities} (R57, R67)", pw)
+            raise SaveFileError(f"tokens {s.tokens[p]} do not fit plants {s.plants[p]} (R49)",
+                                (*pw, "tokens"), "over_limit")
+        distinct = len(set(s.mine[p])) == len(s.mine[p])
+        if not distinct or len(s.mine[p]) > ctx.max_cities:
+            raise SaveFileError(f"cities must be distinct and at most {ctx.max_cities} (R57, R67)",
+                                (*pw, "cities"), "over_limit" if distinct else "duplicate",
+                                allowed=ctx.max_cities)
     for c, owners in s.houses.items():
+        at = (*state, "houses", c)
         if c not in ctx.cidx:
-            raise SaveFileError(f"{c!r} is not a city of the play area (R4)", f"{where}.houses")
+            raise SaveFileError(f"{c!r} is not a city of the play area (R4)", at, "unknown_city")
         if len(owners) > s.step or len(set(owners)) != len(owners):
-            raise SaveFileError(f"{c}: {len(owners)} houses, Step {s.step} allows {s.step} (R58)",
-                                f"{where}.houses")
+            raise SaveFileError(f"{c}: {len(owners)} houses, Step {s.step} allows {s.step} (R58)", at,
+                                "over_limit" if len(set(owners)) == len(owners) else "duplicate",
+                                allowed=s.step)
         for p in owners:
             if c not in s.mine[p]:
-                raise SaveFileError(f"{c} lists {ctx.names[p]} but their cities do not",
-                                    f"{where}.houses")
+                raise SaveFileError(f"{c} lists {ctx.names[p]} but their cities do not", at, "mismatch")
     if sum(len(o) for o in s.houses.values()) != sum(len(m) for m in s.mine):
-        raise SaveFileError("houses and players' cities disagree", f"{where}.houses")
+        raise SaveFileError("houses and players' cities disagree", (*state, "houses"), "mismatch")
     if s.discount is not None and s.discount not in s.market:
         raise SaveFileError(f"the discount token lies on {s.discount}, not in the market",
-                            f"{where}.discount")
+                            (*state, "discount"), "mismatch")
     _check_turn_state(g)
 
 
 def _check_turn_state(g: Game) -> None:
     """Who is to act must make sense for the phase (otherwise the game could not go on)."""
     s, ctx = g.s, g.ctx
-    where = "game.state.auction_round"
-    for key, people in (("to_act", s.to_act), ("active", s.active), ("bought", s.bought)):
+    ar: DataPath = ("state", "auction_round")
+    lists = ((("state", "to_act"), s.to_act), ((*ar, "active"), s.active), ((*ar, "bought"), s.bought))
+    for at, people in lists:
         if len(set(people)) != len(people):
-            raise SaveFileError("lists a player twice", f"game.state.{key}")
+            raise SaveFileError("lists a player twice", at, "duplicate")
     if s.phase in (1, 2, 6) and s.to_act:
-        raise SaveFileError(f"phase {s.phase} has no turn list; leave to_act empty", "game.state.to_act")
+        raise SaveFileError(f"phase {s.phase} has no turn list; leave to_act empty", ("state", "to_act"),
+                            "not_allowed")
     if s.phase != 2 and (s.auction is not None or s.discard is not None):
-        raise SaveFileError("an auction or a discard can only be pending in phase 2", where)
+        raise SaveFileError("an auction or a discard can only be pending in phase 2", ar, "not_allowed")
     if ctx.trust in s.to_act and s.phase in (0, 5):
-        raise SaveFileError("the Trust takes no turn in this phase", "game.state.to_act")
+        raise SaveFileError("the Trust takes no turn in this phase", ("state", "to_act"), "not_allowed")
     if s.discard is not None and len(s.plants[s.discard]) <= ctx.plant_limit:
         raise SaveFileError(f"{ctx.names[s.discard]} is not over the plant limit of {ctx.plant_limit}",
-                            f"{where}.discard")
+                            (*ar, "discard"), "not_allowed", allowed=ctx.plant_limit)
     if s.auction is not None:
         plant, bid, leader, bidders = s.auction.plant, s.auction.bid, s.auction.leader, s.auction.bidders
-        aw = f"{where}.auction"
+        aw = (*ar, "auction")
         if plant not in s.market or plant not in g.current_market():
-            raise SaveFileError(f"the auctioned plant {plant} is not in the current market", aw)
+            raise SaveFileError(f"the auctioned plant {plant} is not in the current market", (*aw, "plant"),
+                                "not_allowed")
         if len(bidders) < 2 or len(set(bidders)) != len(bidders) or leader not in bidders \
                 or not set(bidders) <= set(s.active) or ctx.trust in bidders:
-            raise SaveFileError("bidders: at least two distinct active players, the leader among them",
-                                aw)
+            raise SaveFileError("at least two distinct active players must bid, the leader among them",
+                                (*aw, "bidders"), "not_allowed")
         if not 0 < bid <= s.money[leader]:
             raise SaveFileError(f"the high bid {bid} exceeds {possessive(ctx.names[leader], start=False)} "
-                                "money (R31)", aw)
+                                "money (R31)", (*aw, "bid"), "out_of_range", allowed=s.money[leader])
