@@ -366,12 +366,13 @@ def test_new_game_after_the_end_shows_the_setup_form():
 
 # --- entry points ----------------------------------------------------------------------------------------
 def test_a_game_displayed_in_a_notebook_shows_a_table(monkeypatch):
-    import powergrid_nb.panels
+    import powergrid_nb.panels.display
 
     shown, made = [], []
     monkeypatch.setattr("IPython.display.display", lambda obj, *a, **k: shown.append(obj))
-    real = powergrid_nb.panels.play
-    monkeypatch.setattr(powergrid_nb.panels, "play", lambda *a, **k: made.append(real(*a, **k)) or made[-1])
+    real = powergrid_nb.panels.display.play
+    monkeypatch.setattr(powergrid_nb.panels.display, "play",
+                        lambda *a, **k: made.append(real(*a, **k)) or made[-1])
     g = new_game(NAMES, seed=YOU_FIRST)
     g._ipython_display_()
     (bundle,), (table,) = shown, made  # the live table's widget view, a static picture beside it
