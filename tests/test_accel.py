@@ -89,7 +89,7 @@ def test_the_profile_guided_build_keeps_pythons_optimisation(built: Path) -> Non
     opt = [f for f in python if f.startswith("-O")]
     if "-g" not in python or not opt or not accel.gcc():
         pytest.skip("no record of the compiler's flags (Python's C flags have no -g), or no GCC")
-    game = next((accel.build_dir(built) / "powergrid_nb").glob("game.*"))
+    game = next((accel.build_dir(built) / "powergrid_nb" / "engine").glob("game.*"))
     producers = set(re.findall(rb"GNU C[^\0]*", game.read_bytes()))
     assert producers, "no compiler record in the compiled game module"
     for p in producers:
@@ -105,8 +105,11 @@ def test_the_declaration_files_are_compiled_in(built: Path, tmp_path: Path) -> N
 def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel, "HERE", tmp_path)
-    module, pxd = "powergrid_nb.engine.phases.auction", tmp_path / "auction.pxd"
-    (tmp_path / "auction.py").write_text("def legal(g, p):\n    return []\n")
+    module = "powergrid_nb.engine.phases.auction"
+    py = accel.source(module)
+    py.parent.mkdir(parents=True)
+    py.write_text("def legal(g, p):\n    return []\n")
+    pxd = py.with_suffix(".pxd")
 
     def built_now() -> dict[str, dict[str, str]]:
         return {module: {"sha256": accel._digest(accel.source(module))}}
@@ -126,7 +129,9 @@ def test_a_declaration_file_added_changed_or_removed_makes_a_build_stale(
 def test_sources_untouched_since_the_build_are_not_hashed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accel, "HERE", tmp_path)
-    module, py = "powergrid_nb.engine.phases.auction", tmp_path / "auction.py"
+    module = "powergrid_nb.engine.phases.auction"
+    py = accel.source(module)
+    py.parent.mkdir(parents=True)
     py.write_text("def legal(g, p):\n    return []\n")
     entry = {"sha256": accel._digest(py), "stat": accel._stat(py)}
     hashed, digest = [], accel._digest
