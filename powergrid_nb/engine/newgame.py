@@ -12,6 +12,7 @@ from .context import Context
 from .events import PhaseBegins
 from .game import Game
 from .phases import rounds
+from .phases.numbers import Phase
 from .rules.editions import Edition, get_edition
 from .rules.trust import TRUST_NAME, TRUST_POLICIES, TrustPolicy
 from .state import State
@@ -129,11 +130,11 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     s.res = ed.initial_resources()
     g = Game(ctx, s)
     if opts["starting_cities"]:
-        s.phase = 0
-        s.to_act = rounds.turns(ctx, s.order, 0)
-        g._event(PhaseBegins, 0)
+        s.phase = Phase.START_CITIES
+        s.to_act = rounds.turns(ctx, s.order, Phase.START_CITIES)
+        g._event(PhaseBegins, Phase.START_CITIES)
     else:
-        rounds.enter(g, 1)
+        rounds.enter(g, Phase.PLAYER_ORDER)
     rounds.advance(g)
     g._set_root()
     return g

@@ -18,6 +18,7 @@ from powergrid_nb.bots import HeuristicBot
 from powergrid_nb.engine.actions import BuyResources
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.play.analysis import analyze
 from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
@@ -222,7 +223,7 @@ def denial_positions(games: int, players: int = 4, seed: int = 0, min_round: int
         hits = []
         while not g.is_over:
             me = g.current_player
-            if (g.phase == 3 and g.round >= min_round and me is not None
+            if (g.phase == Phase.RESOURCES and g.round >= min_round and me is not None
                     and g.city_count(me) + behind >= max(g.city_count(p) for p in g.players)):
                 hit = denial_candidates(g, me)
                 if hit is not None:

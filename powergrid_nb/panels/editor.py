@@ -20,7 +20,7 @@ from powergrid_nb import views
 from powergrid_nb.engine.board.maps import builtin_maps
 from powergrid_nb.engine.errors import PowerGridError, SaveFileError
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.phases.base import PHASE_NAMES
+from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.editions import EDITIONS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
@@ -33,7 +33,7 @@ CARDS = [str(c) for c in sorted(PLANTS)] + [STEP3_NAME]
 DECK_SHOWN = 4  # cards of the deck's top the editor shows and edits
 MAP_WIDTH, MAP_HEIGHT = 700, 640
 SMALL = "7.5em"  # round and step
-PHASES = [(f"{n}: {PHASE_NAMES[n]}", n) for n in range(0, 6)]
+PHASES = [(f"{p:d}: {p.label}", int(p)) for p in Phase if p != Phase.GAME_OVER]
 
 
 def _cards(tags: list[str]) -> list[int | str]:

@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.events import Discount
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.resources import Track
 from powergrid_nb.engine.phases.steps import box, box_lowest, current_market, draw, replace
 
@@ -208,6 +209,10 @@ def _standard(cls: type[Edition]) -> Edition:
 
 
 PLAYER_COUNTS = ("2", "3", "4", "5", "6")
+# the phases a rule set may play in reverse player order (R45, R54)
+REVERSIBLE = (Phase.RESOURCES, Phase.BUILDING)
+_REVERSIBLE_TEXT = ", ".join(f"{p:d} {p.label}" for p in REVERSIBLE)
+
 RULE_PARAMETERS: dict[str, str] = {
     "starting_money": "an int: Elektro each player starts with (R5)",
     "payment": "a list of ints: income for 0, 1, 2, ... cities powered (R110); the last value repeats",
@@ -218,7 +223,7 @@ RULE_PARAMETERS: dict[str, str] = {
     "end_cities": "an int, or {players: int}: cities that end the game (R96)",
     "plant_limit": "an int, or {players: int}: plants a player may own (R36)",
     "max_cities": "an int: houses per player (R67)",
-    "reverse_order": "a list of the phases (3 resources, 4 building) played in reverse player order, the "
+    "reverse_order": f"a list of the phases ({_REVERSIBLE_TEXT}) played in reverse player order, the "
                      "leader last (R45, R54); [] plays both in player order, the leader first",
 }
 
@@ -248,10 +253,12 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         elif key == "build_prices":
             out[key] = _ints(v, 3, key)
         elif key == "reverse_order":
-            if not isinstance(v, list | tuple) or any(type(x) is not int or x not in (3, 4) for x in v) \
+            if not isinstance(v, list | tuple) \
+                    or any(not isinstance(x, int) or isinstance(x, bool) or x not in REVERSIBLE for x in v) \
                     or len(set(v)) != len(v):
-                raise ValueError(f"rules['reverse_order'] lists phases among 3 and 4, each once, not {v!r}")
-            out[key] = sorted(v)
+                among = " and ".join(f"{p:d}" for p in REVERSIBLE)
+                raise ValueError(f"rules['reverse_order'] lists phases among {among}, each once, not {v!r}")
+            out[key] = sorted(int(x) for x in v)  # plain numbers, as the edition's tables have them
         elif key == "initial_market":
             if not isinstance(v, dict) or set(v) - set(base[key]):
                 raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import TrustFuel
 from powergrid_nb.engine.phases import auction, building
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.resources import next_price
 from powergrid_nb.engine.phases.steps import current_market, rng
 
@@ -61,25 +62,25 @@ class TrustPolicy:
 TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
 
 
-def take_turn(g: Game, phase: int) -> None:
+def take_turn(g: Game, phase: Phase) -> None:
     """The Trust's automatic turn in phases 2-4 (R130-R132), as its policy decides."""
     s, t, policy = g.s, g.ctx.trust, g.ctx.trust_policy
     assert t is not None and policy is not None
-    if phase == 2:
+    if phase == Phase.AUCTION:
         plant = policy.choose_plant(g)
         if plant is None:
             s.active.remove(t)
         else:
             s.flags["trust_plant"] = plant
             auction.take_plant(g, t, plant, 0)
-    elif phase == 3:
+    elif phase == Phase.RESOURCES:
         plant = s.flags.pop("trust_plant", None)
         if plant is not None:
             take = policy.fuel(g, plant)
             s.res = [n - x for n, x in zip(s.res, take, strict=True)]
             g._event(TrustFuel, g.ctx.names[t], tuple(take))
         s.to_act.pop(0)
-    elif phase == 4:
+    elif phase == Phase.BUILDING:
         city = policy.choose_city(g, rng(g))
         if city is not None:
             building.add_house(g, t, city, 0)
