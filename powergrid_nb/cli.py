@@ -18,7 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from powergrid_nb.engine.rules.editions import RULE_PARAMETERS
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, RULE_PARAMETERS
 from powergrid_nb.play.runner import BACKENDS
 
 FORMATS = (".parquet", ".pq", ".csv")
@@ -101,8 +102,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="one bot for every seat, or one per player, comma-separated (names from "
                         "powergrid_nb.bots.BOTS, e.g. heuristic,random,random,random)")
     s.add_argument("--games", type=int, default=100, help="number of games")
-    s.add_argument("--map", default="germany", help="germany, usa or a map file")
-    s.add_argument("--edition", default="original", choices=("original", "recharged"))
+    s.add_argument("--map", default=DEFAULT_MAP, help=f"{', '.join(builtin_maps())} or a map file")
+    s.add_argument("--edition", default=DEFAULT_EDITION, choices=tuple(EDITIONS))
     s.add_argument("--regions", default=None, help="comma-separated regions (default: seeded random)")
     s.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
     s.add_argument("--from", dest="scenario", metavar="GAME.json", default=None,

@@ -19,6 +19,7 @@ from powergrid_nb.engine.actions import BuyResources
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.play.analysis import analyze
 from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
@@ -88,7 +89,7 @@ def supply_curve_figure(g: Game, resources: Sequence[str] = RESOURCES) -> go.Fig
     return fig
 
 
-def refill_table(editions: Sequence[str] = ("original", "recharged")) -> pd.DataFrame:
+def refill_table(editions: Sequence[str] = tuple(EDITIONS)) -> pd.DataFrame:
     """The refill (R108) as a tidy frame: ``edition``, ``players``, ``step``, ``resource``, ``tokens``
     moved from the supply to the market each phase 5 (if the supply has them)."""
     rows = []

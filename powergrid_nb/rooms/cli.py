@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS
+
 from .errors import RoomError
 from .sqlite import SQLiteStore
 from .store import Seat, join_link
@@ -24,8 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--bot", action="append", default=[], metavar="SEAT=BOT",
                    help="create: a seat played by a bot, e.g. Cy=heuristic (repeatable); the others are "
                         "humans")
-    r.add_argument("--map", default="germany", help="create: germany or usa")
-    r.add_argument("--edition", default="original", choices=("original", "recharged"))
+    r.add_argument("--map", default=DEFAULT_MAP, help=f"create: {' or '.join(builtin_maps())}")
+    r.add_argument("--edition", default=DEFAULT_EDITION, choices=tuple(EDITIONS))
     r.add_argument("--seed", type=int, default=None, help="create: the game's seed (default: random)")
     r.add_argument("--from", dest="save", metavar="GAME.json", default=None,
                    help="create: play on from this saved game instead of a new one")

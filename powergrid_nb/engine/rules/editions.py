@@ -26,6 +26,7 @@ class Edition:
     """
 
     name = ""
+    title = ""  # the edition in words, as the rulebook texts and the forms name it
 
     def __init__(self, rules: dict[str, Any] | None = None) -> None:
         self.tables: dict[str, Any] = edition_tables()[self.name]
@@ -103,7 +104,7 @@ class Edition:
 class Original(Edition):
     """The 2004 original edition."""
 
-    name = "original"
+    name, title = "original", "Original edition (2004)"
 
     def setup_plants(self, rng, players, removed=None):
         t = self.tables
@@ -137,7 +138,7 @@ class Original(Edition):
 class Recharged(Edition):
     """The 2018 Recharged edition."""
 
-    name = "recharged"
+    name, title = "recharged", "Recharged (2018)"
 
     def setup_plants(self, rng, players, removed=None):
         lo, hi = self.tables["plug_plants"]
@@ -188,7 +189,9 @@ class Recharged(Edition):
         s.discount = None  # R44
 
 
-EDITIONS: dict[str, type[Edition]] = {"original": Original, "recharged": Recharged}
+# The editions by name: the one list of them every choice, form and check reads
+EDITIONS: dict[str, type[Edition]] = {cls.name: cls for cls in (Original, Recharged)}
+DEFAULT_EDITION: str = Original.name  # what new_game and every form start with
 
 
 def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
@@ -196,7 +199,7 @@ def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
     try:
         cls = EDITIONS[name]
     except KeyError:
-        raise ValueError(f"unknown edition {name!r}; choose 'original' or 'recharged'") from None
+        raise ValueError(f"unknown edition {name!r}; choose {' or '.join(map(repr, EDITIONS))}") from None
     if not rules:
         return _standard(cls)
     return cls(rules)

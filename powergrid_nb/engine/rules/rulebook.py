@@ -17,10 +17,11 @@ from typing import Any
 
 from powergrid_nb.engine.datafiles import data_text
 from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS
 
 __all__ = ["Rule", "UnknownRule", "rule", "rules"]
 
-EDITION_NAMES = {"original": "Original edition (2004)", "recharged": "Recharged (2018)"}
+EDITION_NAMES = {name: cls.title for name, cls in EDITIONS.items()}  # the editions in words
 
 
 class UnknownRule(KeyError):
@@ -38,7 +39,7 @@ class Rule:
     number: str
     section: str
     text: str
-    editions: tuple[str, ...] = ("original", "recharged")
+    editions: tuple[str, ...] = tuple(EDITIONS)
     notes: tuple[str, ...] = ()
     phase: Phase | None = None
 
