@@ -62,7 +62,9 @@ class Track:
         return out
 
 
-STANDARD = Track(edition_tables()["original"])  # both editions share the tracks (R115, R116)
+# The shipped tracks, for callers without a game (tables, tests): both editions share them (R115, R116).
+# A game reads its own, g.ctx.edition.track (the Track of its edition's tables).
+STANDARD = Track(edition_tables()["original"])
 TOTALS: tuple[int, ...] = STANDARD.totals  # R1: the token counts are hard limits
 
 

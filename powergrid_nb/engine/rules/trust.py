@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING
 from powergrid_nb.engine.events import TrustFuel
 from powergrid_nb.engine.phases import auction, building
 from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.phases.resources import next_price
 from powergrid_nb.engine.phases.steps import current_market, rng
 
-from .plants import COAL, OIL, PLANTS
+from .plants import COAL, OIL, PLANTS, RESOURCES
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -33,11 +32,10 @@ class TrustPolicy:
         """R131: one run's worth for the plant taken this round, cheapest first (hybrid: cheaper type)."""
         p = PLANTS[plant]
         take = [0, 0, 0, 0]
-        kinds = [COAL, OIL] if p.is_hybrid else [("coal", "oil", "garbage", "uranium").index(p.fuel)] \
-            if p.tokens else []
-        res = list(g.s.res)
+        kinds = [COAL, OIL] if p.is_hybrid else [RESOURCES.index(p.fuel)] if p.tokens else []
+        res, track = list(g.s.res), g.ctx.edition.track  # the game's price tracks (R117)
         for _ in range(p.tokens):
-            priced = [(next_price(k, res[k]), k) for k in kinds if res[k] > 0]
+            priced = [(track.next_price(k, res[k]), k) for k in kinds if res[k] > 0]
             if not priced:
                 break
             _, k = min(priced)
