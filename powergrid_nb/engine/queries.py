@@ -365,6 +365,13 @@ class Queries(MapQueries):
         """``len(cities_of(player))``."""
         return len(self.s.mine[self._index(player)])
 
+    def largest_network(self) -> int:
+        """The most cities any player has connected, the Trust's houses not counted (R133): the count
+        that starts Step 2 (R89), ends the game (R96) and, in the original edition, boxes small plants
+        (R68)."""
+        mine = self.s.mine
+        return max(len(mine[p]) for p in self.ctx.humans)
+
     def house_total(self) -> int:
         """Houses on the board: ``sum(city_count(q) for q in participants)``."""
         return sum(len(m) for m in self.s.mine)

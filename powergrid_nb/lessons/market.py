@@ -225,7 +225,7 @@ def denial_positions(games: int, players: int = 4, seed: int = 0, min_round: int
         while not g.is_over:
             me = g.current_player
             if (g.phase == Phase.RESOURCES and g.round >= min_round and me is not None
-                    and g.city_count(me) + behind >= max(g.city_count(p) for p in g.players)):
+                    and g.city_count(me) + behind >= g.largest_network()):
                 hit = denial_candidates(g, me)
                 if hit is not None:
                     hits.append({"game": g.copy(), "seed": seed + i, "round": g.round, **hit})

@@ -183,8 +183,7 @@ class BuildingPhase(PhaseRules):
 
     def exit(self, g: Game) -> Phase | None:
         """The game ends once a network reaches the threshold (R96); otherwise phase 5."""
-        s = g.s
-        if max(len(s.mine[p]) for p in g.ctx.humans) >= g.ctx.end_cities:
+        if g.largest_network() >= g.ctx.end_cities:
             return None
         return Phase.BUREAUCRACY
 

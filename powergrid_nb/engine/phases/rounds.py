@@ -68,8 +68,7 @@ def enter(g: Game, ph: Phase) -> None:
     s = g.s
     s.phase = ph
     g._event(PhaseBegins, ph)
-    if ph == Phase.BUREAUCRACY and s.step == 1 \
-            and max(len(s.mine[p]) for p in g.ctx.humans) >= g.ctx.step2_cities:
+    if ph == Phase.BUREAUCRACY and s.step == 1 and g.largest_network() >= g.ctx.step2_cities:
         begin_step2(g)
     if s.step3_from is not None and (s.round, ph) >= s.step3_from:
         begin_step3(g)

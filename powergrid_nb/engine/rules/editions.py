@@ -118,7 +118,7 @@ class Original(Edition):
 
     def market_changed(self, g: Game) -> None:
         """R68: box current-market plants numbered at most the largest city count, repeatedly."""
-        biggest = max(len(g.s.mine[p]) for p in g.ctx.humans)
+        biggest = g.largest_network()
         while True:
             small = [c for c in current_market(g) if c <= biggest]
             if not small:
