@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS
 from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, STEP3_NAME
+from powergrid_nb.engine.rules.tables import edition_tables
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -46,7 +48,9 @@ __all__ = ["OBS_HIGH", "PLANT_FEATURES", "ObservationSpec"]
 
 PLANT_FEATURES = 4 + len(FUELS)
 OBS_HIGH = 1e6  # the observation space's bound: no count or amount of a game comes near it
-HELD = 4  # plant slots per player: the largest plant limit (2 players)
+# plant slots per player: the largest plant limit of any edition and player count (R36: 4, the 2-player
+# original game)
+HELD = max(n for name in EDITIONS for n in edition_tables()[name]["plant_limit"].values())
 MARKET = 8
 PLAYER_FEATURES = 9 + HELD * PLANT_FEATURES
 # the game part: the round, then a one-hot of the phase (every Phase), of the step (1-3), then 4 values
