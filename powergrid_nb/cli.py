@@ -19,7 +19,13 @@ from typing import Any
 import pandas as pd
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, RULE_PARAMETERS
+from powergrid_nb.engine.rules.editions import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULE_PARAMETERS,
+)
 from powergrid_nb.play.runner import BACKENDS
 
 FORMATS = (".parquet", ".pq", ".csv")
@@ -97,7 +103,8 @@ def _parser() -> argparse.ArgumentParser:
                        description="Play many games with bots (what-if simulation) and write one row per "
                                    "game and player (parquet or CSV). Prints the win rate per bot.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    s.add_argument("--players", type=_players, default=4, help="a count (2-6) or names: Ada,Bo,Cy")
+    s.add_argument("--players", type=_players, default=4,
+                   help=f"a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or names: Ada,Bo,Cy")
     s.add_argument("--bots", default="random",
                    help="one bot for every seat, or one per player, comma-separated (names from "
                         "powergrid_nb.bots.BOTS, e.g. heuristic,random,random,random)")

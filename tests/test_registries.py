@@ -12,7 +12,14 @@ import pytest
 from powergrid_nb.cli import _parser
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps, load_map
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, get_edition
+from powergrid_nb.engine.rules.editions import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYER_COUNTS,
+    get_edition,
+)
 from powergrid_nb.engine.rules.rulebook import EDITION_NAMES, rules
 from powergrid_nb.engine.rules.tables import edition_tables
 
@@ -40,6 +47,14 @@ def test_every_edition_has_its_tables_and_its_title_in_the_rulebook() -> None:
     assert {e for r in rules() for e in r.editions} <= set(EDITIONS)
 
 
+def test_the_game_is_for_2_to_6_players_r105_and_every_table_has_a_column_per_count() -> None:
+    assert (MIN_PLAYERS, MAX_PLAYERS) == (2, 6)
+    for name in EDITIONS:
+        assert set(edition_tables()[name]["plant_limit"]) == set(PLAYER_COUNTS)
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        new_game(MAX_PLAYERS + 1)
+
+
 def test_an_unknown_edition_is_refused_naming_every_edition() -> None:
     with pytest.raises(ValueError) as e:
         get_edition("deluxe")
@@ -53,6 +68,7 @@ def test_the_command_line_offers_the_registries(argv: list[str], capsys: pytest.
     text = _help(argv, capsys)
     assert _edition_choices(text) == list(EDITIONS)
     assert all(m in text for m in builtin_maps())
+    assert f"a count ({MIN_PLAYERS}-{MAX_PLAYERS})" in text
 
 
 def test_the_setup_form_offers_the_registries() -> None:
@@ -61,6 +77,7 @@ def test_the_setup_form_offers_the_registries() -> None:
     f = SetupForm(on_start=lambda *a: None)
     assert list(f.edition.options) == list(EDITIONS) and f.edition.value == DEFAULT_EDITION
     assert list(f.map.options) == builtin_maps() and f.map.value == DEFAULT_MAP
+    assert (f.players.min, f.players.max) == (MIN_PLAYERS, MAX_PLAYERS)
 
 
 def test_the_scenario_editor_and_the_sweep_offer_the_registries() -> None:
@@ -71,6 +88,8 @@ def test_the_scenario_editor_and_the_sweep_offer_the_registries() -> None:
     for edition, game_map in ((ed.f_edition, ed.f_map), (sweep.edition, sweep.map)):
         assert list(edition.options) == list(EDITIONS) and edition.value == DEFAULT_EDITION
         assert list(game_map.options) == builtin_maps() and game_map.value == DEFAULT_MAP
+    for players in (ed.f_players, sweep.players):
+        assert (players.min, players.max) == (MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _defaults() -> list[Callable]:

@@ -64,8 +64,9 @@ def income_figure(table: pd.DataFrame) -> go.Figure:
 def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
     """Cities that end the game (R96), by player count (rows) and edition (columns)."""
     rules = {ed: new_game(3, edition=ed, seed=0).rules for ed in editions}
-    return pd.DataFrame({ed: [rules[ed].end_cities(n) for n in range(2, 7)] for ed in editions},
-                        index=pd.Index(range(2, 7), name="players"))
+    counts = range(_editions.MIN_PLAYERS, _editions.MAX_PLAYERS + 1)
+    return pd.DataFrame({ed: [rules[ed].end_cities(n) for n in counts] for ed in editions},
+                        index=pd.Index(counts, name="players"))
 
 
 def _tiebreaks(edition: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from powergrid_nb.engine.actions import BuyResources
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.rules.editions import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.play.analysis import analyze
 from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
@@ -95,7 +95,7 @@ def refill_table(editions: Sequence[str] = tuple(EDITIONS)) -> pd.DataFrame:
     rows = []
     for ed in editions:
         rules = new_game(2, edition=ed, seed=0).rules
-        for players in range(2, 7):
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             for step in (1, 2, 3):
                 for r, k in zip(RESOURCES, rules.refill(players, step), strict=True):
                     rows.append({"edition": ed, "players": players, "step": step, "resource": r, "tokens": k})

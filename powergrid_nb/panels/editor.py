@@ -21,7 +21,7 @@ from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
 from powergrid_nb.engine.errors import PowerGridError, SaveFileError
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
 
@@ -81,7 +81,7 @@ class ScenarioEditor(w.VBox):
 
     # --- building ---------------------------------------------------------------------------------------
     def _source_form(self) -> None:
-        self.f_players = w.BoundedIntText(4, min=2, max=6, description="Players",
+        self.f_players = w.BoundedIntText(4, min=MIN_PLAYERS, max=MAX_PLAYERS, description="Players",
                                           layout=w.Layout(width="9em"), style={"description_width": "4em"},
                                           _dom_classes=("pg-ed-players",))
         self.f_map = w.Dropdown(options=builtin_maps(), value=DEFAULT_MAP, description="Map",

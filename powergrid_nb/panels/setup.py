@@ -11,7 +11,13 @@ import plotly.graph_objects as go
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps, load_map
 from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, get_edition
+from powergrid_nb.engine.rules.editions import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    get_edition,
+)
 
 from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
 from .board import keep_state
@@ -44,7 +50,8 @@ class SetupForm(w.VBox):
         super().__init__()
         self.add_class("pg-setup")
         self.on_start = on_start
-        self.players = with_class(w.IntSlider(value=4, min=2, max=6, description="players"), "pg-players")
+        self.players = with_class(w.IntSlider(value=4, min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                              description="players"), "pg-players")
         self.edition = with_class(w.Dropdown(options=list(EDITIONS), value=DEFAULT_EDITION,
                                              description="edition"), "pg-edition")
         self.map = with_class(w.Dropdown(options=builtin_maps(), value=DEFAULT_MAP, description="map"),

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 
 from .errors import RoomError
 from .sqlite import SQLiteStore
@@ -23,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("room", nargs="?", help="export: the room's id")
     r.add_argument("out", nargs="?", help="export: the save file to write (.json)")
     r.add_argument("--db", default="rooms.sqlite", help="the rooms file (created if missing)")
-    r.add_argument("--players", default="3", help="create: a count (2-6) or names: Ada,Bo,Cy")
+    r.add_argument("--players", default="3",
+                   help=f"create: a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or names: Ada,Bo,Cy")
     r.add_argument("--bot", action="append", default=[], metavar="SEAT=BOT",
                    help="create: a seat played by a bot, e.g. Cy=heuristic (repeatable); the others are "
                         "humans")

@@ -211,7 +211,8 @@ def _standard(cls: type[Edition]) -> Edition:
     return cls()
 
 
-PLAYER_COUNTS = ("2", "3", "4", "5", "6")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R105: the game is for 2 to 6 players
+PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))  # the tables' keys
 # the phases a rule set may play in reverse player order (R45, R54)
 REVERSIBLE = (Phase.RESOURCES, Phase.BUILDING)
 _REVERSIBLE_TEXT = ", ".join(f"{p:d} {p.label}" for p in REVERSIBLE)
@@ -277,7 +278,8 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
             merged = {p: dict(steps) for p, steps in base[key].items()}
             for p, steps in v.items():
                 if str(p) not in PLAYER_COUNTS or not isinstance(steps, dict):
-                    raise ValueError(f"rules['refill'] keys are player counts 2-6, not {p!r}")
+                    raise ValueError(f"rules['refill'] keys are player counts {MIN_PLAYERS}-{MAX_PLAYERS}, "
+                                     f"not {p!r}")
                 for st, amounts in steps.items():
                     if str(st) not in ("1", "2", "3"):
                         raise ValueError(f"rules['refill'][{p!r}] keys are steps 1-3, not {st!r}")
