@@ -11,7 +11,8 @@ The engine
     ``g.undo()``, ``g.copy()``, ``g.history`` (typed events), ``g.save(path)`` / ``load(path)``, and
     DataFrames of the position (``g.players_frame()``, ``g.plants_frame()``, ``g.history_frame()``,
     ...). An illegal action raises :class:`IllegalAction` naming the rule it breaks, in words;
-    ``rule("R58")`` gives any rule and ``rules(phase=4)`` those of a phase.
+    ``rule("R58")`` gives any rule and ``rules(phase=Phase.BUILDING)`` those of a phase; ``g.phase`` is a
+    :class:`Phase` (an int: ``Phase.AUCTION == 2``).
 
 Views and bots
     ``powergrid_nb.views`` draws a game with Plotly (map, plant market, resources, players, history);
@@ -77,6 +78,7 @@ from powergrid_nb.engine.errors import IllegalAction, PowerGridError, SaveFileEr
 from powergrid_nb.engine.game import Event, Game
 from powergrid_nb.engine.io.saves import load
 from powergrid_nb.engine.newgame import OPTIONS, new_game
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, PowerPlant
 from powergrid_nb.engine.rules.trust import TrustPolicy
 
@@ -85,7 +87,7 @@ __version__ = "0.1.0"
 __all__ = [
     "OPTIONS", "PLANTS", "Action", "Bid", "Bot", "Build", "BuyResources", "Discard", "Done", "Event",
     "HeuristicBot", "RandomBot", "SearchBot", "analyze", "compare", "simulate", "sweep", "tournament",
-    "Game", "GameMap", "IllegalAction", "MapError", "MarkCity", "Open", "Pass", "Power",
+    "Game", "GameMap", "IllegalAction", "MapError", "MarkCity", "Open", "Pass", "Phase", "Power",
     "PowerGridError", "PowerPlant", "Problem", "Rule", "SaveFileError", "Scenario", "TrustPolicy", "load",
     "load_map", "new_game", "rule", "rules",
 ]

@@ -225,9 +225,10 @@ sys.meta_path.insert(0, accel._Finder(files))
 import powergrid_nb
 from powergrid_nb import new_game
 from powergrid_nb.bots import HeuristicBot, play
+from powergrid_nb.engine.rules.editions import EDITIONS
 game_file = powergrid_nb.engine.game.__file__
 assert game_file == files["powergrid_nb.engine.game"], game_file
-for edition in ("original", "recharged"):
+for edition in EDITIONS:
     for players in (2, 3, 4, 5, 6):
         for seed in range(10_000, 10_010):
             g, rng = new_game(players, edition=edition, seed=seed), random.Random(seed)

@@ -18,7 +18,14 @@ from typing import Any
 
 import pandas as pd
 
-from powergrid_nb.engine.rules.editions import RULE_PARAMETERS
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.rules.editions import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULE_PARAMETERS,
+)
 from powergrid_nb.play.runner import BACKENDS
 
 FORMATS = (".parquet", ".pq", ".csv")
@@ -96,13 +103,14 @@ def _parser() -> argparse.ArgumentParser:
                        description="Play many games with bots (what-if simulation) and write one row per "
                                    "game and player (parquet or CSV). Prints the win rate per bot.",
                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    s.add_argument("--players", type=_players, default=4, help="a count (2-6) or names: Ada,Bo,Cy")
+    s.add_argument("--players", type=_players, default=4,
+                   help=f"a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or names: Ada,Bo,Cy")
     s.add_argument("--bots", default="random",
                    help="one bot for every seat, or one per player, comma-separated (names from "
                         "powergrid_nb.bots.BOTS, e.g. heuristic,random,random,random)")
     s.add_argument("--games", type=int, default=100, help="number of games")
-    s.add_argument("--map", default="germany", help="germany, usa or a map file")
-    s.add_argument("--edition", default="original", choices=("original", "recharged"))
+    s.add_argument("--map", default=DEFAULT_MAP, help=f"{', '.join(builtin_maps())} or a map file")
+    s.add_argument("--edition", default=DEFAULT_EDITION, choices=tuple(EDITIONS))
     s.add_argument("--regions", default=None, help="comma-separated regions (default: seeded random)")
     s.add_argument("--seed", type=int, default=0, help="game i uses seed + i")
     s.add_argument("--from", dest="scenario", metavar="GAME.json", default=None,

@@ -15,7 +15,7 @@ import pandas as pd
 from powergrid_nb.engine import events as ev
 from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.gamelog import sentence
-from powergrid_nb.engine.phases.rounds import PHASE_NAMES
+from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
 from powergrid_nb.engine.queries import STORAGE
 from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
 
@@ -69,7 +69,7 @@ def players_frame(g: Game) -> pd.DataFrame:
     order, seats = g.player_order, g.seat_order
     current, trust, auction = g.current_player, g.trust, g.auction
     ranking, scores = g.ranking(), g.scores()
-    bidding = set(g.still_to_act) if g.phase == 2 else set()
+    bidding = set(g.still_to_act) if g.phase == Phase.AUCTION else set()
     bought = set(g.bought_this_round)
     rows = []
     for name in order + [p for p in g.participants if p not in order]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from powergrid_nb.engine.actions import Action, Bid, Open, Pass
+from powergrid_nb.engine.phases.numbers import Phase
 
 from .space import BID_STEPS, ActionSpace
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["FastLegal"]
 
 MASKS_KEPT = 5000  # masks kept by their legal indices
+AUCTION = Phase.AUCTION  # read on every decision: a module constant, not the enum's slower lookup
 
 
 class FastLegal:
@@ -40,7 +42,7 @@ class FastLegal:
         action, or for an opening ``(plant, bid)``, for a raise the amount (see :meth:`action`)."""
         if g.is_over:
             return {}
-        if g.phase == 2 and g.discarding is None:
+        if g.phase == AUCTION and g.discarding is None:
             return self._auction(g)
         return self.space.encoded(g)  # the other phases list few actions: the reference encodes them
 

@@ -30,7 +30,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .observation import HELD, MARKET, PLANT_FEATURES, PLAYER_FEATURES, ObservationSpec, _plant
+from powergrid_nb.engine.phases.numbers import Phase
+
+from .observation import (
+    FLAGS_AT,
+    HELD,
+    MARKET,
+    PHASES_AT,
+    PLANT_FEATURES,
+    PLAYER_FEATURES,
+    STEPS_AT,
+    ObservationSpec,
+    _plant,
+)
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -38,6 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["FastObserver"]
 
 F = PLANT_FEATURES
+# the phases as plain module constants: read on every decision (an enum member's lookup costs more)
+AUCTION, RESOURCES, BUILDING, BUREAUCRACY = Phase.AUCTION, Phase.RESOURCES, Phase.BUILDING, Phase.BUREAUCRACY
 
 
 class FastObserver:
@@ -120,23 +134,23 @@ class FastObserver:
         ph = now[1]
         if moved:
             at = self._game_at
-            v[at:at + 11] = 0.0
+            v[at:at + FLAGS_AT] = 0.0
             v[at] = now[0]
-            v[at + 1 + ph] = 1.0
-            v[at + 8 + now[2] - 1] = 1.0
-            v[at + 11] = now[3]
+            v[at + PHASES_AT + ph] = 1.0
+            v[at + STEPS_AT + now[2] - 1] = 1.0
+            v[at + FLAGS_AT] = now[3]
             shown["game"] = now
-        elif ph == 2 and self._same_auction(g):
+        elif ph == AUCTION and self._same_auction(g):
             return  # bids and passes only: nothing else changed
         # players: money, cities, plants, tokens, then each plant; the map's houses
         at = self._players_at
-        plants_now = moved or ph == 2
+        plants_now = moved or ph == AUCTION
         if moved:
             rows: Iterable[int] = range(len(names))
         else:  # within a phase a decision changes its maker's row; the Trust plays on its own, and the
             # last auction's leader may have won it since
             rows = {self._index[n] for n in acted}.union(self._unseated)  # type: ignore[union-attr]
-            if ph == 2 and (shown_a := shown.get("auction")) and shown_a[0] is not None:
+            if ph == AUCTION and (shown_a := shown.get("auction")) and shown_a[0] is not None:
                 rows.add(self._index[shown_a[0].leader])
         paid = False  # anyone's money changed: in phase 3 only a purchase moves the resource market
         for j in rows:
@@ -152,12 +166,12 @@ class FastObserver:
                     v[o + 2] = len(plants)
                     v[o + 9:o + PLAYER_FEATURES] = _held(tuple(sorted(plants)[:HELD]))
                     self._plants[j] = plants
-            if moved or ph == 2 or ph == 3 or ph == 5:
+            if moved or ph in (AUCTION, RESOURCES, BUREAUCRACY):
                 tokens = g.held(name)
                 if tokens != self._tokens[j]:
                     v[o + 3:o + 3 + len(tokens)] = tokens
                     self._tokens[j] = tokens
-            if moved or ph == 4:
+            if moved or ph == BUILDING:
                 cities = g.cities_of(name)
                 if cities != self._cities[j]:
                     self._map(j, cities)
@@ -176,7 +190,7 @@ class FastObserver:
                 self._auction_part(*now_a)
                 shown["auction"] = now_a
         # the cards: the deck, the boxed plants and the market, when one may have moved
-        if plants_now or ph == 4:
+        if plants_now or ph == BUILDING:
             cards = (now[0], now[2], g.current_market(), g.future_market(), self._plants[:])
             if shown.get("cards") != cards:
                 self._cards(g)
@@ -185,7 +199,7 @@ class FastObserver:
             discount = g.discount
             if shown.get("discount", ()) != discount:
                 self._discount(discount)
-        if moved or (ph == 3 and (paid or self._unseated)):
+        if moved or (ph == RESOURCES and (paid or self._unseated)):
             res = g.resource_counts()
             if shown.get("resources") != res:
                 v[self._res_at:self._res_at + len(res)] = res

@@ -36,7 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS
 from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, STEP3_NAME
+from powergrid_nb.engine.rules.tables import edition_tables
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -45,9 +48,14 @@ __all__ = ["OBS_HIGH", "PLANT_FEATURES", "ObservationSpec"]
 
 PLANT_FEATURES = 4 + len(FUELS)
 OBS_HIGH = 1e6  # the observation space's bound: no count or amount of a game comes near it
-HELD = 4  # plant slots per player: the largest plant limit (2 players)
+# plant slots per player: the largest plant limit of any edition and player count (R36: 4, the 2-player
+# original game)
+HELD = max(n for name in EDITIONS for n in edition_tables()[name]["plant_limit"].values())
 MARKET = 8
 PLAYER_FEATURES = 9 + HELD * PLANT_FEATURES
+# the game part: the round, then a one-hot of the phase (every Phase), of the step (1-3), then 4 values
+PHASES_AT, STEPS_AT = 1, 1 + len(Phase)
+FLAGS_AT = STEPS_AT + 3
 
 
 def _plant(card: Any) -> np.ndarray:
@@ -73,7 +81,7 @@ class ObservationSpec:
         self.players = players
         self.cities = tuple(sorted(cities))
         p = players
-        sizes = {"game": 1 + 7 + 3 + 4, "players": p * PLAYER_FEATURES,
+        sizes = {"game": FLAGS_AT + 4, "players": p * PLAYER_FEATURES,
                  "market": MARKET * (PLANT_FEATURES + 1), "resources": len(RESOURCES),
                  "auction": 1 + PLANT_FEATURES + 1 + 3 * p, "map": len(self.cities) * (1 + p)}
         self.slices: dict[str, slice] = {}
@@ -106,9 +114,9 @@ class ObservationSpec:
         at = self.slices["game"].start
         deck = st["deck"]
         v[at] = st["round"]
-        v[at + 1 + int(st["phase"])] = 1.0
-        v[at + 8 + int(st["step"]) - 1] = 1.0
-        v[at + 11:at + 15] = (bool(st["over"]), deck["size"], deck.get("top") is not None,
+        v[at + PHASES_AT + int(st["phase"])] = 1.0
+        v[at + STEPS_AT + int(st["step"]) - 1] = 1.0
+        v[at + FLAGS_AT:at + FLAGS_AT + 4] = (bool(st["over"]), deck["size"], deck.get("top") is not None,
                               len(st.get("boxed") or ()))
         # players
         order = {n: k for k, n in enumerate(st["player_order"])}

@@ -9,7 +9,8 @@ shuffle and so every later draw. After it, every node is a player's decision; th
 that seed as the engine deals them. Algorithms that need each draw as its own chance node (exact
 expectimax over draws) do not apply; sampling-based ones (MCTS, CFR with outcome sampling, RL) do.
 
-Parameters: ``players`` (2-6), ``map`` ("germany", "usa"), ``edition`` ("original", "recharged").
+Parameters: ``players`` (``MIN_PLAYERS`` to ``MAX_PLAYERS``), ``map`` (a built-in map: ``builtin_maps()``),
+``edition`` (a name of ``EDITIONS``); the defaults are :data:`DEFAULTS`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from powergrid_nb.engine.board.maps import DEFAULT_MAP
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import RESOURCES
 
 from .fastmask import FastLegal
@@ -33,7 +36,7 @@ __all__ = ["GAME_NAME", "SEEDS", "PowerGridGame", "PowerGridState"]
 GAME_NAME = "python_powergrid"
 SEEDS = 1 << 16  # chance outcomes of the opening chance node: the game's seed
 MAX_GAME_LENGTH = 5000  # decisions; a game of six uniform-random players takes about 1,500
-DEFAULTS = {"players": 3, "map": "germany", "edition": "original"}
+DEFAULTS = {"players": 3, "map": DEFAULT_MAP, "edition": DEFAULT_EDITION}
 
 _OUTCOMES = [(s, 1.0 / SEEDS) for s in range(SEEDS)]
 
@@ -44,7 +47,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=6, min_num_players=2,
+    max_num_players=MAX_PLAYERS, min_num_players=MIN_PLAYERS,
     provides_information_state_string=False, provides_information_state_tensor=False,
     provides_observation_string=True, provides_observation_tensor=True,
     parameter_specification=dict(DEFAULTS))

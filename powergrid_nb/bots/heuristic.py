@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import RESOURCES, capacities, coal_bounds, production, room_for_one
 
 from .base import Bot
@@ -91,15 +92,15 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
             self._plans.clear()
             self._memo_round = game.round
         phase = game.phase
-        if phase == 0:
+        if phase == Phase.START_CITIES:
             return self.mark(game, player)
-        if phase == 2:
+        if phase == Phase.AUCTION:
             if game.discarding == player:
                 return self.discard(game, player)
             return self.auction(game, player)
-        if phase == 3:
+        if phase == Phase.RESOURCES:
             return self.buy(game, player)
-        if phase == 4:
+        if phase == Phase.BUILDING:
             return self.build(game, player)
         return self.power(game, player)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.actions import Action, Bid, Build, Done, Open, Pass
 from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.phases.numbers import Phase
 
 from .base import Bot
 from .expansion import greedy_cities
@@ -58,11 +59,11 @@ class SearchBot(Bot):
         me = game.current_player
         assert me is not None, "the game is over"
         phase = game.phase
-        if phase == 2 and game.discarding != me:
+        if phase == Phase.AUCTION and game.discarding != me:
             lines = self.auction_lines(game, me)
             if len(lines) > 1:
                 return self.search(game, me, lines)[0]
-        elif phase == 4:
+        elif phase == Phase.BUILDING:
             return self.build(game, me)
         return self.heuristic.choose(game)
 

@@ -205,7 +205,7 @@ class PlantValues:
         base = known[own]
         players = g.players
         race = 0.0
-        if max(map(g.city_count, players)) >= g.end_cities - 4:
+        if g.largest_network() >= g.end_cities - 4:
             race = g.money(player) / 2
         limit = g.plant_limit
         gains, sets = {}, {}

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
-from .phases.base import PHASE_NAMES
+from .phases.numbers import PHASE_NAMES, Phase
 from .rules.plants import RESOURCES, STEP3
 
 __all__ = [
@@ -149,7 +149,7 @@ class PhaseBegins(Event):
     kind: ClassVar[str] = "phase"
 
     def text(self) -> str:
-        if self.number == 1:
+        if self.number == Phase.PLAYER_ORDER:
             return f"Round {self.round} begins."
         return f"Phase {self.number}: {PHASE_NAMES[self.number]}."
 

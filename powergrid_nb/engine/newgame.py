@@ -12,7 +12,8 @@ from .context import Context
 from .events import PhaseBegins
 from .game import Game
 from .phases import rounds
-from .rules.editions import Edition, get_edition
+from .phases.numbers import Phase
+from .rules.editions import MAX_PLAYERS, MIN_PLAYERS, Edition, get_edition
 from .rules.trust import TRUST_NAME, TRUST_POLICIES, TrustPolicy
 from .state import State
 
@@ -55,12 +56,13 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def player_names(players: int | list[str] | tuple[str, ...]) -> list[str]:
     if isinstance(players, int):
-        if not 2 <= players <= 6:
-            raise ValueError(f"Power Grid is for 2 to 6 players, not {players} (R105)")
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Power Grid is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players} "
+                             "(R105)")
         return list(DEFAULT_NAMES[:players])
     names = [str(n) for n in players]
-    if not 2 <= len(names) <= 6:
-        raise ValueError(f"Power Grid is for 2 to 6 players, not {len(names)} (R105)")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"Power Grid is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)} (R105)")
     for n in names:
         if not n.strip() or n != n.strip() or any(ch in n for ch in ":,\n"):
             raise ValueError(f"bad player name {n!r}: non-empty, no ':' ',' or newline, "
@@ -129,11 +131,11 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     s.res = ed.initial_resources()
     g = Game(ctx, s)
     if opts["starting_cities"]:
-        s.phase = 0
-        s.to_act = rounds.turns(ctx, s.order, 0)
-        g._event(PhaseBegins, 0)
+        s.phase = Phase.START_CITIES
+        s.to_act = rounds.turns(ctx, s.order, Phase.START_CITIES)
+        g._event(PhaseBegins, Phase.START_CITIES)
     else:
-        rounds.enter(g, 1)
+        rounds.enter(g, Phase.PLAYER_ORDER)
     rounds.advance(g)
     g._set_root()
     return g

@@ -13,7 +13,8 @@ from .board.queries import MapQueries
 from .phases import bureaucracy, resources
 from .phases.auction import BidChoices
 from .phases.auction import choices as auction_choices
-from .phases.rounds import PHASE_NAMES, PHASES
+from .phases.numbers import PHASE_NAMES, Phase
+from .phases.rounds import PHASES
 from .phases.steps import current_market
 from .rules.plants import RESOURCES, capacities, card_out
 
@@ -53,8 +54,8 @@ class Queries(MapQueries):
         return self.s.round
 
     @property
-    def phase(self) -> int:
-        """1-5 as in R13; 0 while start cities are marked; 6 once the game is over."""
+    def phase(self) -> Phase:
+        """1-5 as in R13; 0 while start cities are marked; 6 once the game is over (an int)."""
         return self.s.phase
 
     @property
@@ -76,7 +77,7 @@ class Queries(MapQueries):
         """Who has yet to act in this phase, in turn: the players who may still open an auction in
         phase 2 (R25), the turn list in phases 0 and 3-5."""
         s = self.s
-        return self._names(s.active if s.phase == 2 else s.to_act)
+        return self._names(s.active if s.phase == Phase.AUCTION else s.to_act)
 
     @property
     def auction(self) -> AuctionView | None:
@@ -213,9 +214,9 @@ class Queries(MapQueries):
         bids, the raises of the running auction and whether they may pass (R28-R35, R40); None outside
         phase 2 or while someone must box a plant. ``legal_actions()`` lists the same decisions."""
         s = self.s
-        if s.over or s.phase != 2 or s.discard is not None:
+        if s.over or s.phase != Phase.AUCTION or s.discard is not None:
             return None
-        p = PHASES[2].current(self)  # type: ignore[arg-type]
+        p = PHASES[Phase.AUCTION].current(self)  # type: ignore[arg-type]
         return None if p is None else auction_choices(self, p)  # type: ignore[arg-type]
 
     @property
@@ -364,13 +365,20 @@ class Queries(MapQueries):
         """``len(cities_of(player))``."""
         return len(self.s.mine[self._index(player)])
 
+    def largest_network(self) -> int:
+        """The most cities any player has connected, the Trust's houses not counted (R133): the count
+        that starts Step 2 (R89), ends the game (R96) and, in the original edition, boxes small plants
+        (R68)."""
+        mine = self.s.mine
+        return max(len(mine[p]) for p in self.ctx.humans)
+
     def house_total(self) -> int:
         """Houses on the board: ``sum(city_count(q) for q in participants)``."""
         return sum(len(m) for m in self.s.mine)
 
     def power_options(self, player: str) -> list[tuple[Power, int, tuple[int, int, int, int]]]:
         """(run, income, tokens burnt) of each legal Power, in order (:meth:`power_outcome`, phase 5)."""
-        if self.s.over or self.s.phase != 5 or self.current_player != player:
+        if self.s.over or self.s.phase != Phase.BUREAUCRACY or self.current_player != player:
             return []
         return bureaucracy.options(self, self._index(player))  # type: ignore[arg-type]
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .phases.numbers import Phase
+
 if TYPE_CHECKING:
     from .phases.auction import Auction
 
@@ -38,7 +40,7 @@ class State:
 
     def __init__(self) -> None:
         self.round = 1
-        self.phase = 1              # 0 = marking start cities, 1..5, 6 = game over
+        self.phase = Phase.PLAYER_ORDER  # a Phase: 0 marking start cities, 1..5, 6 game over
         self.step = 1
         self.over = False
         self.order: list[int] = []  # player order (R18); includes the Trust in Trust mode

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from powergrid_nb.bots import HeuristicBot, play
 from powergrid_nb.engine.events import HouseBuilt, PlantBought, TokensBought, tokens_text
 from powergrid_nb.engine.game import Game
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 from powergrid_nb.play.simulation import sweep
 
@@ -243,7 +244,7 @@ def phases_3_and_4(g: Game, variants: Mapping[str, Mapping[str, Any] | None], se
     ``place`` (1 = the leader, in player order), ``what`` ("resources"/"city"), ``item`` (the token
     or the city), ``cost`` (Elektro); plus a row per plant bought in the rest of the auction (``what`` =
     "plant"), which the rule sets share: check that they are the same."""
-    if g.phase > 2:
+    if g.phase > Phase.AUCTION:
         raise ValueError(f"g is in phase {g.phase}: give a position in phase 1 or 2 of the round, before "
                          "phase 3's order is set")
     rows = []
@@ -251,7 +252,7 @@ def phases_3_and_4(g: Game, variants: Mapping[str, Mapping[str, Any] | None], se
         h = with_rules(g, rules)
         r = h.round
         play(h, [HeuristicBot(seed=seed + k) for k in range(len(h.players))],
-             until=lambda x, r=r: x.round != r or x.phase >= 5)
+             until=lambda x, r=r: x.round != r or x.phase >= Phase.BUREAUCRACY)
         place = {p: i + 1 for i, p in enumerate(h.player_order)}
         turns: dict[tuple[str, str], int] = {}
         for e in h.history[len(g.history):]:

@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules import editions as _editions
 from powergrid_nb.engine.rules.editions import get_edition
 from powergrid_nb.play.results import mean_interval, wilson
 
@@ -23,7 +24,7 @@ __all__ = ["EDITIONS", "HOW", "decided_by", "end_cities_table", "income_figure",
            "marginal_now", "money_vs_cities", "money_vs_cities_figure", "tie_summary", "trigger_figure",
            "trigger_summary", "triggers"]
 
-EDITIONS = ("original", "recharged")
+EDITIONS = tuple(_editions.EDITIONS)  # every edition, as the engine's registry lists them
 HOW = ("most cities powered (R100)", "money left (R101)", "cities in network (R102)", "shared victory")
 
 
@@ -43,7 +44,8 @@ def income_figure(table: pd.DataFrame) -> go.Figure:
     """Income (left) and the marginal income of one more city (right) against cities powered."""
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
         "Income for k cities powered", "Marginal income: the k-th city adds"))
-    styles = {"original": {"color": "#1f77b4", "width": 4}, "recharged": {"color": "#ff7f0e", "dash": "dot"}}
+    styles = dict(zip(EDITIONS, ({"color": "#1f77b4", "width": 4}, {"color": "#ff7f0e", "dash": "dot"}),
+                      strict=False))  # by the registry's order
     for ed, t in table.groupby("edition", sort=False):
         line = styles.get(str(ed), {})
         fig.add_scatter(x=t["powered"], y=t["income"], mode="lines+markers", name=str(ed), line=line,
@@ -62,8 +64,9 @@ def income_figure(table: pd.DataFrame) -> go.Figure:
 def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
     """Cities that end the game (R96), by player count (rows) and edition (columns)."""
     rules = {ed: new_game(3, edition=ed, seed=0).rules for ed in editions}
-    return pd.DataFrame({ed: [rules[ed].end_cities(n) for n in range(2, 7)] for ed in editions},
-                        index=pd.Index(range(2, 7), name="players"))
+    counts = range(_editions.MIN_PLAYERS, _editions.MAX_PLAYERS + 1)
+    return pd.DataFrame({ed: [rules[ed].end_cities(n) for n in counts] for ed in editions},
+                        index=pd.Index(counts, name="players"))
 
 
 def _tiebreaks(edition: str) -> tuple[str, ...]:

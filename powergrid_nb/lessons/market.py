@@ -18,6 +18,8 @@ from powergrid_nb.bots import HeuristicBot
 from powergrid_nb.engine.actions import BuyResources
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.play.analysis import analyze
 from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
@@ -87,13 +89,13 @@ def supply_curve_figure(g: Game, resources: Sequence[str] = RESOURCES) -> go.Fig
     return fig
 
 
-def refill_table(editions: Sequence[str] = ("original", "recharged")) -> pd.DataFrame:
+def refill_table(editions: Sequence[str] = tuple(EDITIONS)) -> pd.DataFrame:
     """The refill (R108) as a tidy frame: ``edition``, ``players``, ``step``, ``resource``, ``tokens``
     moved from the supply to the market each phase 5 (if the supply has them)."""
     rows = []
     for ed in editions:
         rules = new_game(2, edition=ed, seed=0).rules
-        for players in range(2, 7):
+        for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
             for step in (1, 2, 3):
                 for r, k in zip(RESOURCES, rules.refill(players, step), strict=True):
                     rows.append({"edition": ed, "players": players, "step": step, "resource": r, "tokens": k})
@@ -222,8 +224,8 @@ def denial_positions(games: int, players: int = 4, seed: int = 0, min_round: int
         hits = []
         while not g.is_over:
             me = g.current_player
-            if (g.phase == 3 and g.round >= min_round and me is not None
-                    and g.city_count(me) + behind >= max(g.city_count(p) for p in g.players)):
+            if (g.phase == Phase.RESOURCES and g.round >= min_round and me is not None
+                    and g.city_count(me) + behind >= g.largest_network()):
                 hit = denial_candidates(g, me)
                 if hit is not None:
                     hits.append({"game": g.copy(), "seed": seed + i, "round": g.round, **hit})

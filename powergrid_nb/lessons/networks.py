@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from networkx.algorithms.approximation import steiner_tree
 
 from powergrid_nb.bots.planner import cheapest_cities, plan_targets
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.play.results import mean_interval
 from powergrid_nb.position.scenario import Scenario
 
@@ -45,7 +46,7 @@ def positions(games: int, players: int = 4, round: int = 6, seed: int = 0) -> li
     for s in range(seed, seed + games):
         g = new_game(players, seed=s)
         bots = [HeuristicBot(seed=k) for k in range(players)]
-        play(g, bots, until=lambda h: h.round >= round and h.phase == 4)
+        play(g, bots, until=lambda h: h.round >= round and h.phase == Phase.BUILDING)
         if not g.is_over:
             out.append(g)
     return out

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from powergrid_nb import views
 from powergrid_nb.engine.actions import Open
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
 from ._widgets import fit_box, fitted
@@ -117,7 +118,8 @@ class Board:
             shown = [n for n in cards[0] + cards[1] if n in PLANTS]
             bid = g.auction[:3] if g.auction is not None else ()  # plant, high bid, leader
             openable = frozenset(a.plant for a in g.legal_actions() if isinstance(a, Open))
-            opener = g.current_player if g.phase == 2 and not bid else None  # "Bo to open a plant or pass"
+            # "Bo to open a plant or pass"
+            opener = g.current_player if g.phase == Phase.AUCTION and not bid else None
             return (when, opener, cards, bid, openable, g.discount,
                     tuple(g.min_bid(n) for n in shown), tuple(g.fuel_cost(n) for n in shown))
         holdings = tuple((g.money(p), tuple(g.plants_in_order(p)), tuple(g.tokens_of(p).values()),
@@ -129,7 +131,7 @@ class Board:
         if name == "Players":
             return (when, g.current_player, tuple(g.player_order), holdings)
         # History: per round and participant; in phase 5 each run of plants adds cities powered
-        return (when, g.current_player if g.phase == 5 else None, holdings)
+        return (when, g.current_player if g.phase == Phase.BUREAUCRACY else None, holdings)
 
     def _stale(self, name: str) -> bool:
         key = self._key(name)

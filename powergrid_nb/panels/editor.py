@@ -17,11 +17,11 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from powergrid_nb import views
-from powergrid_nb.engine.board.maps import builtin_maps
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
 from powergrid_nb.engine.errors import PowerGridError, SaveFileError
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.phases.base import PHASE_NAMES
-from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
 
@@ -33,7 +33,7 @@ CARDS = [str(c) for c in sorted(PLANTS)] + [STEP3_NAME]
 DECK_SHOWN = 4  # cards of the deck's top the editor shows and edits
 MAP_WIDTH, MAP_HEIGHT = 700, 640
 SMALL = "7.5em"  # round and step
-PHASES = [(f"{n}: {PHASE_NAMES[n]}", n) for n in range(0, 6)]
+PHASES = [(f"{p:d}: {p.label}", int(p)) for p in Phase if p != Phase.GAME_OVER]
 
 
 def _cards(tags: list[str]) -> list[int | str]:
@@ -81,13 +81,13 @@ class ScenarioEditor(w.VBox):
 
     # --- building ---------------------------------------------------------------------------------------
     def _source_form(self) -> None:
-        self.f_players = w.BoundedIntText(4, min=2, max=6, description="Players",
+        self.f_players = w.BoundedIntText(4, min=MIN_PLAYERS, max=MAX_PLAYERS, description="Players",
                                           layout=w.Layout(width="9em"), style={"description_width": "4em"},
                                           _dom_classes=("pg-ed-players",))
-        self.f_map = w.Dropdown(options=builtin_maps(), value="germany", description="Map",
+        self.f_map = w.Dropdown(options=builtin_maps(), value=DEFAULT_MAP, description="Map",
                                 layout=w.Layout(width="11em"), style={"description_width": "3em"},
                                 _dom_classes=("pg-ed-map",))
-        self.f_edition = w.Dropdown(options=sorted(EDITIONS), value="original", description="Edition",
+        self.f_edition = w.Dropdown(options=list(EDITIONS), value=DEFAULT_EDITION, description="Edition",
                                     layout=w.Layout(width="13em"), style={"description_width": "4em"},
                                     _dom_classes=("pg-ed-edition",))
         self.f_seed = w.IntText(1, description="Seed", layout=w.Layout(width="9em"),
@@ -366,7 +366,7 @@ class ScenarioEditor(w.VBox):
 
 def _scenario(source: Game | Scenario | Mapping[str, Any] | None) -> Scenario:
     if source is None:
-        return Scenario.new(4, map="germany", edition="original", seed=1)
+        return Scenario.new(4, map=DEFAULT_MAP, edition=DEFAULT_EDITION, seed=1)
     if isinstance(source, Scenario):
         return source
     if isinstance(source, Game):

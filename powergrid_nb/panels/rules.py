@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.rulebook import Rule, UnknownRule, rule, rules
 
 from ._widgets import label
@@ -19,8 +20,9 @@ from ._widgets import label
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
-PHASE_TITLES = {0: "Start cities", 1: "Phase 1: player order", 2: "Phase 2: auction",
-                3: "Phase 3: buying resources", 4: "Phase 4: building", 5: "Phase 5: bureaucracy"}
+PHASE_TITLES = {Phase.START_CITIES: "Start cities", Phase.PLAYER_ORDER: "Phase 1: player order",
+                Phase.AUCTION: "Phase 2: auction", Phase.RESOURCES: "Phase 3: buying resources",
+                Phase.BUILDING: "Phase 4: building", Phase.BUREAUCRACY: "Phase 5: bureaucracy"}
 ROUND = ("R13", "R14", "R15", "R16")  # how a round and a step go: shown in every phase
 
 

@@ -9,9 +9,15 @@ from typing import Any
 import ipywidgets as w
 import plotly.graph_objects as go
 
-from powergrid_nb.engine.board.maps import builtin_maps, load_map
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps, load_map
 from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
-from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
+from powergrid_nb.engine.rules.editions import (
+    DEFAULT_EDITION,
+    EDITIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    get_edition,
+)
 
 from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
 from .board import keep_state
@@ -44,10 +50,11 @@ class SetupForm(w.VBox):
         super().__init__()
         self.add_class("pg-setup")
         self.on_start = on_start
-        self.players = with_class(w.IntSlider(value=4, min=2, max=6, description="players"), "pg-players")
-        self.edition = with_class(w.Dropdown(options=list(EDITIONS), value="original",
+        self.players = with_class(w.IntSlider(value=4, min=MIN_PLAYERS, max=MAX_PLAYERS,
+                                              description="players"), "pg-players")
+        self.edition = with_class(w.Dropdown(options=list(EDITIONS), value=DEFAULT_EDITION,
                                              description="edition"), "pg-edition")
-        self.map = with_class(w.Dropdown(options=builtin_maps(), value="germany", description="map"),
+        self.map = with_class(w.Dropdown(options=builtin_maps(), value=DEFAULT_MAP, description="map"),
                               "pg-map")
         whole = w.Layout(width="auto")  # a checkbox's label at its length, not cut at the default width
         self.random_regions = with_class(w.Checkbox(value=True, description="random regions", indent=False,
@@ -64,7 +71,7 @@ class SetupForm(w.VBox):
         self.kinds: list[w.Dropdown] = []
         self._rows: list[w.HBox] = []  # one per seat made so far, shown for the first n seats
         self.seat_box = w.VBox()
-        self.region_map = go.FigureWidget(region_figure("germany", "original", []))
+        self.region_map = go.FigureWidget(region_figure(DEFAULT_MAP, DEFAULT_EDITION, []))
         keep_state(self.region_map)
         self.error = label(cls="pg-setup-error")
         start = button("Start", "pg-start", self.start, style="success")

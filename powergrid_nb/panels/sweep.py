@@ -12,9 +12,9 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from powergrid_nb.bots import BOTS
-from powergrid_nb.engine.board.maps import builtin_maps
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.play.comparison import RANGE_PARAMETERS, SMALLEST, parameter_rule, playable, rule_value
 from powergrid_nb.play.results import SimulationResult
 from powergrid_nb.play.simulation import make_job, sweep
@@ -52,10 +52,12 @@ class SweepPanel(w.VBox):
         self.step = _field(w.IntText, "step", "120px", "pg-sweep-step", value=1)
         self.games = _field(w.IntText, "games per value", "190px", "pg-sweep-games", value=10)
         self.seed = _field(w.IntText, "first seed", "160px", "pg-sweep-seed", value=1)
-        self.players = _field(w.IntSlider, "players", "210px", "pg-sweep-players", value=3, min=2, max=6)
-        self.map = _field(w.Dropdown, "map", "200px", "pg-sweep-map", options=builtin_maps(), value="germany")
+        self.players = _field(w.IntSlider, "players", "210px", "pg-sweep-players", value=3,
+                              min=MIN_PLAYERS, max=MAX_PLAYERS)
+        self.map = _field(w.Dropdown, "map", "200px", "pg-sweep-map", options=builtin_maps(),
+                          value=DEFAULT_MAP)
         self.edition = _field(w.Dropdown, "edition", "200px", "pg-sweep-edition", options=list(EDITIONS),
-                              value="original")
+                              value=DEFAULT_EDITION)
         self.by = _field(w.Dropdown, "lines by", "190px", "pg-sweep-by", options=["player", "seat", "bot"],
                          value="player")
         self.bots: list[w.Dropdown] = []

@@ -18,6 +18,7 @@ from powergrid_nb.engine.actions import Bid, Open, Pass
 from powergrid_nb.engine.errors import PowerGridError
 from powergrid_nb.engine.events import Decision
 from powergrid_nb.engine.gamelog import possessive, sentence, verb
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.views.dashboard import status_text
 
 from ._widgets import (
@@ -53,15 +54,15 @@ from .toolbar import GameOverPanel, Toolbar, log_html
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
-HINTS = {0: "mark a start city", 3: "buy resources, then Done", 4: "build cities, then Done",
-         5: "choose the plants to run"}
+HINTS = {Phase.START_CITIES: "mark a start city", Phase.RESOURCES: "buy resources, then Done",
+         Phase.BUILDING: "build cities, then Done", Phase.BUREAUCRACY: "choose the plants to run"}
 
 
 def hint(g: Game, legal: list[Any]) -> str:
     """What the player to act can do now, for the status line; in an auction: whose it is, who leads,
     and the bid the player could make."""
     who = g.current_player
-    if g.phase != 2:
+    if g.phase != Phase.AUCTION:
         return HINTS.get(g.phase, "")
     if g.discarding == who:
         return f"over the plant limit of {g.plant_limit}: discard a plant (R36)"
@@ -103,8 +104,9 @@ class Table(w.VBox):
         self._timer: asyncio.TimerHandle | None = None
         self._panel: PhasePanel | None = None
         self._panels: dict[int, PhasePanel] = {
-            0: StartCitiesPanel(self), 2: AuctionPanel(self), 3: ResourcesPanel(self),
-            4: BuildPanel(self), 5: PowerPanel(self)}
+            Phase.START_CITIES: StartCitiesPanel(self), Phase.AUCTION: AuctionPanel(self),
+            Phase.RESOURCES: ResourcesPanel(self), Phase.BUILDING: BuildPanel(self),
+            Phase.BUREAUCRACY: PowerPanel(self)}
         self._over = GameOverPanel(self)
         self._frames: dict[str, Any] = {}
         self.status = label(cls="pg-status")

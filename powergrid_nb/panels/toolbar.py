@@ -14,6 +14,7 @@ from powergrid_nb.engine.errors import PowerGridError
 from powergrid_nb.engine.events import Event, PhaseBegins
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.gamelog import count, log_entries, sentence, verb
+from powergrid_nb.engine.phases.numbers import Phase
 
 from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
 from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
@@ -23,7 +24,7 @@ LOG_LINES = 40  # the newest lines shown; the box scrolls, its newest line at th
 
 def _entry(e: Event) -> str:
     if isinstance(e, PhaseBegins):  # a heading for each phase and round
-        gap = "8px" if e.number == 1 else "4px"
+        gap = "8px" if e.number == Phase.PLAYER_ORDER else "4px"
         return f"<div style='margin-top:{gap};font-weight:bold;color:#444444'>{esc(sentence(e))}</div>"
     return f"<div>{esc(sentence(e))}</div>"
 

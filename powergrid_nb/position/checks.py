@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.errors import SaveFileError
 from powergrid_nb.engine.io.saves import game_from_dict
+from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, card_out
 from powergrid_nb.engine.rules.rulebook import rule as _rule
 
@@ -30,7 +31,7 @@ PLAYER_KEYS = ("money", "plants", "tokens", "cities")
 PILES = ("market", "deck", "removed", "boxed")
 _RULE = re.compile(r"\b([RO]\d+[a-z]?)\b")
 _MAX_PASSES = 60
-NEUTRAL = {"round": 1, "phase": 2, "step": 1}  # a turn field the engine refuses is read as this
+NEUTRAL = {"round": 1, "phase": Phase.AUCTION, "step": 1}  # a turn field the engine refuses is read as this
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def _turn_fields(work: dict[str, Any], e: _Refusal) -> list[Field] | None:
     """Round, phase or step (and the over flag, which follows the phase)."""
     st = work["state"]
     fields: list[Field] = []
-    for key, ok in (("round", lambda v: v >= 1), ("phase", lambda v: 0 <= v <= 6),
+    for key, ok in (("round", lambda v: v >= 1), ("phase", lambda v: v in PHASE_NAMES),
                     ("step", lambda v: v in (1, 2, 3))):
         v = st.get(key)
         if isinstance(v, bool) or not isinstance(v, int) or not ok(v):
@@ -213,7 +214,7 @@ def _turn_fields(work: dict[str, Any], e: _Refusal) -> list[Field] | None:
             fields.append(("turn", key))
     if e.path[1:2] == ("over",):
         fields.append(("turn", "phase"))
-    st["over"] = st.get("phase") == 6
+    st["over"] = st.get("phase") == Phase.GAME_OVER
     reset_turn_state(work)
     return fields or None
 
@@ -377,7 +378,7 @@ def reset_turn_state(work: dict[str, Any]) -> None:
     st = work["state"]
     for key in ("to_act", "auction_round"):
         st.pop(key, None)
-    if st.get("phase") == 2:
+    if st.get("phase") == Phase.AUCTION:
         st.pop("discount", None)
     else:
         st["discount"] = None

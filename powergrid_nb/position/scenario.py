@@ -19,6 +19,7 @@ from powergrid_nb.engine.errors import SAVE_ERROR_CODES, SaveFileError
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.io.saves import game_from_dict
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME
 
 from .checks import Field, Problem, card, card_out, field_label, reset_turn_state, validate
@@ -236,7 +237,8 @@ class Scenario:
         self._edited()
 
     def set_phase(self, number: int) -> None:
-        """The phase; the position is then at its start (who is to act: the loader's default)."""
+        """The phase (a :class:`Phase` or its number); the position is then at its start (who is to
+        act: the loader's default)."""
         self._st["phase"] = number
         self._start_of_phase()
         self._edited()
@@ -249,7 +251,7 @@ class Scenario:
 
     def _start_of_phase(self) -> None:
         reset_turn_state(self._data)
-        self._st["over"] = self._st.get("phase") == 6
+        self._st["over"] = self._st.get("phase") == Phase.GAME_OVER
 
     def _swap(self, had: Iterable[Any], plants: Iterable[int | str]) -> list[int]:
         """Cards leaving a place (``had``) go back to the deck, new ones are taken; the new list."""

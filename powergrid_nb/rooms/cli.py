@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
+
 from .errors import RoomError
 from .sqlite import SQLiteStore
 from .store import Seat, join_link
@@ -20,12 +23,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("room", nargs="?", help="export: the room's id")
     r.add_argument("out", nargs="?", help="export: the save file to write (.json)")
     r.add_argument("--db", default="rooms.sqlite", help="the rooms file (created if missing)")
-    r.add_argument("--players", default="3", help="create: a count (2-6) or names: Ada,Bo,Cy")
+    r.add_argument("--players", default="3",
+                   help=f"create: a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or names: Ada,Bo,Cy")
     r.add_argument("--bot", action="append", default=[], metavar="SEAT=BOT",
                    help="create: a seat played by a bot, e.g. Cy=heuristic (repeatable); the others are "
                         "humans")
-    r.add_argument("--map", default="germany", help="create: germany or usa")
-    r.add_argument("--edition", default="original", choices=("original", "recharged"))
+    r.add_argument("--map", default=DEFAULT_MAP, help=f"create: {' or '.join(builtin_maps())}")
+    r.add_argument("--edition", default=DEFAULT_EDITION, choices=tuple(EDITIONS))
     r.add_argument("--seed", type=int, default=None, help="create: the game's seed (default: random)")
     r.add_argument("--from", dest="save", metavar="GAME.json", default=None,
                    help="create: play on from this saved game instead of a new one")

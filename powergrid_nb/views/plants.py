@@ -19,6 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from powergrid_nb.engine.gamelog import count, verb
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.frames import plants_rows
 
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, scatter, view
@@ -202,7 +203,7 @@ def market_status(g: Game) -> list[str]:
     if auction is not None:
         status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
                       f"at {auction.bid}")
-    elif g.phase == 2 and g.current_player:
+    elif g.phase == Phase.AUCTION and g.current_player:
         status.append(f"{g.current_player} to open a plant or pass")
     return status
 

@@ -17,6 +17,8 @@ from heapq import heappop, heappush
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from powergrid_nb.engine.rules.editions import EDITIONS, Original
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -28,6 +30,7 @@ _CITY_KEYS = {"name", "region", "lat", "lon"}
 _EDIT_KEYS = {"rename_cities", "set_costs", "remove_connections", "add_connections"}
 _COLOR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _NAMED = 10  # cut-off cities named in a "not connected" message
+BASE_EDITION = Original.name  # a map file's board is the original edition's; "editions" holds the changes
 
 
 class MapError(ValueError):
@@ -178,12 +181,12 @@ def parse_map(data: Any, where: str, edition: str) -> MapParts:
             raise fail(f"{k}: must be a non-empty string")
     parse_outline(data, where)
     editions = data.get("editions", {})
-    if not isinstance(editions, dict) or "original" in editions:
-        raise fail("editions: must be an object of edition name -> changes (not 'original')")
-    if edition not in ("original", "recharged", *editions):
-        raise fail(f"unknown edition {edition!r}; choose from "
-                   f"{', '.join(dict.fromkeys(['original', 'recharged', *editions]))}")
-    result = _build(data, where, "original" if edition in editions else edition)
+    if not isinstance(editions, dict) or BASE_EDITION in editions:
+        raise fail(f"editions: must be an object of edition name -> changes (not {BASE_EDITION!r})")
+    known = dict.fromkeys([*EDITIONS, *editions])
+    if edition not in known:
+        raise fail(f"unknown edition {edition!r}; choose from {', '.join(known)}")
+    result = _build(data, where, BASE_EDITION if edition in editions else edition)
     for name, block in editions.items():
         applied = _apply_edition(data, block, f"{where}: editions.{name}")
         parts = _build(applied, f"{where}: editions.{name} (applied)", name)

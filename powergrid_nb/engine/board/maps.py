@@ -37,8 +37,9 @@ from .mapfile import (
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["SCHEMA", "UNREACHABLE", "City", "GameMap", "MapError", "builtin_maps", "load_map"]
+__all__ = ["DEFAULT_MAP", "SCHEMA", "UNREACHABLE", "City", "GameMap", "MapError", "builtin_maps", "load_map"]
 
+DEFAULT_MAP = "germany"  # what new_game and every form start with: one of builtin_maps()
 UNREACHABLE = 10**9  # distance sentinel for pairs with no path inside the play area
 
 Table = tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]
@@ -251,7 +252,8 @@ def load_map(source: str | os.PathLike[str] | dict[str, Any] = "germany",
              edition: str = "original") -> GameMap:
     """Load a built-in map by name, a JSON map file, or a parsed schema dict.
 
-    ``edition`` is "original" or "recharged" (or another name in the map's ``editions``);
+    ``edition`` is a name of :data:`~powergrid_nb.engine.rules.editions.EDITIONS` (or another name in
+    the map's ``editions``);
     built-in maps are cached, so treat the result as read-only.
     """
     if not isinstance(edition, str):

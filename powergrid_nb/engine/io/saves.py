@@ -15,6 +15,7 @@ from powergrid_nb.engine.gamelog import possessive
 from powergrid_nb.engine.newgame import check_options, make_context, player_names
 from powergrid_nb.engine.phases import rounds
 from powergrid_nb.engine.phases.auction import Auction
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.resources import start_markers
 from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
 from powergrid_nb.engine.rules.plants import (
@@ -194,8 +195,8 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     if s.discount == PLACE_DISCOUNT:
         s.discount = ctx.edition.discount_plant(g)
     _check_invariants(g)
-    if s.phase == 1:  # a position at the start of phase 1: the round begins now
-        rounds.enter(g, 1)
+    if s.phase == Phase.PLAYER_ORDER:  # a position at the start of phase 1: the round begins now
+        rounds.enter(g, Phase.PLAYER_ORDER)
     rounds.advance(g)
     g._set_root()
     return g
@@ -240,11 +241,13 @@ def _state_from(r: _Reader, ctx: Any) -> State:
         return [who(v, (*rr.path, key, i)) for i, v in enumerate(rr.get(key, list))]
 
     s.round, s.phase, s.step = r.get("round", int), r.get("phase", int), r.get("step", int)
-    for key, ok in (("round", s.round >= 1), ("phase", 0 <= s.phase <= 6), ("step", s.step in (1, 2, 3))):
+    for key, ok in (("round", s.round >= 1), ("phase", Phase.START_CITIES <= s.phase <= Phase.GAME_OVER),
+                    ("step", s.step in (1, 2, 3))):
         if not ok:
             raise r.fail("round >= 1, phase 0-6 and step 1-3 are required", "out_of_range", key)
-    s.over = bool(r.get("over", bool, s.phase == 6))
-    if s.over != (s.phase == 6):
+    s.phase = Phase(s.phase)
+    s.over = bool(r.get("over", bool, s.phase == Phase.GAME_OVER))
+    if s.over != (s.phase == Phase.GAME_OVER):
         raise r.fail("over must be true exactly when phase is 6 (game over)", "mismatch", "over")
     s.order = people("player_order")
     s.seats = people("seat_order", default=[p for p in s.order if p != ctx.trust])
@@ -299,9 +302,9 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.counter = r.get("counter", int, 0)
     s.top_known = r.get("top_known", bool, False)
     turns = rounds.turns(ctx, s.order, s.phase)
-    s.to_act = people("to_act", default=turns if s.phase != 2 else [])
+    s.to_act = people("to_act", default=turns if s.phase != Phase.AUCTION else [])
     ar = r.sub("auction_round", {})
-    s.active = people("active", ar, turns if s.phase == 2 else [])
+    s.active = people("active", ar, turns if s.phase == Phase.AUCTION else [])
     s.bought = people("bought", ar, [])
     s.first_draw = ar.get("first_draw", bool, False)
     d = ar.get("discard", (str, type(None)), None)
@@ -326,11 +329,11 @@ def _discount(r: _Reader, ctx: Any, s: State) -> int | None:
         if d is not None and not has_token:
             raise r.fail(f"the {ctx.edition.name} edition has no discount token (R40 is a Recharged "
                          "rule): leave it out or null", "not_allowed", "discount")
-        if d is not None and s.phase != 2:
+        if d is not None and s.phase != Phase.AUCTION:
             raise r.fail(f"the discount token lies on a plant only during phase 2 (R44), not in phase "
                          f"{s.phase}: leave it out or null", "not_allowed", "discount")
         return d
-    if not has_token or s.phase != 2:
+    if not has_token or s.phase != Phase.AUCTION:
         return None
     if "auction_round" in r.data:  # in the middle of phase 2 the token may have been sold or boxed
         raise r.fail("a Recharged position in phase 2 must say where the discount token lies: the "
@@ -403,12 +406,12 @@ def _check_turn_state(g: Game) -> None:
     for at, people in lists:
         if len(set(people)) != len(people):
             raise SaveFileError("lists a player twice", at, "duplicate")
-    if s.phase in (1, 2, 6) and s.to_act:
+    if s.phase in (Phase.PLAYER_ORDER, Phase.AUCTION, Phase.GAME_OVER) and s.to_act:
         raise SaveFileError(f"phase {s.phase} has no turn list; leave to_act empty", ("state", "to_act"),
                             "not_allowed")
-    if s.phase != 2 and (s.auction is not None or s.discard is not None):
+    if s.phase != Phase.AUCTION and (s.auction is not None or s.discard is not None):
         raise SaveFileError("an auction or a discard can only be pending in phase 2", ar, "not_allowed")
-    if ctx.trust in s.to_act and s.phase in (0, 5):
+    if ctx.trust in s.to_act and s.phase in (Phase.START_CITIES, Phase.BUREAUCRACY):
         raise SaveFileError("the Trust takes no turn in this phase", ("state", "to_act"), "not_allowed")
     if s.discard is not None and len(s.plants[s.discard]) <= ctx.plant_limit:
         raise SaveFileError(f"{ctx.names[s.discard]} is not over the plant limit of {ctx.plant_limit}",

@@ -1,2 +1,3 @@
-"""The phases of a round (R13): each a small :class:`~.base.Phase` object; ``rounds`` runs them in
-order, ``steps`` changes the game's step and the plant market."""
+"""The phases of a round (R13): their numbers and names are :class:`~.numbers.Phase`, the rules of each
+a small :class:`~.base.PhaseRules` object; ``rounds`` runs them in order, ``steps`` changes the game's
+step and the plant market."""

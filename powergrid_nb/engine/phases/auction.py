@@ -10,7 +10,8 @@ from powergrid_nb.engine.events import PlantBought, PlantBoxed
 from powergrid_nb.engine.gamelog import possessive, their, they, verb
 from powergrid_nb.engine.rules.plants import capacities, fits, keep_options
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 from .playerorder import reorder
 from .steps import current_market, draw, end_phase2_step3_cleanup
 
@@ -270,10 +271,10 @@ def _discard(g: Game, a: Discard, p: int) -> None:
     g._event(PlantBoxed, g.ctx.names[p], a.plant, "R36", "boxed by its owner", tuple(keep))
 
 
-class AuctionPhase(Phase):
+class AuctionPhase(PhaseRules):
     """Phase 2 (R24-R44): in player order each player opens an auction or passes."""
 
-    number, name, actions = 2, PHASE_NAMES[2], (Open, Bid, Pass, Discard)
+    number, name, actions = Phase.AUCTION, Phase.AUCTION.label, (Open, Bid, Pass, Discard)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return order[:]  # R25: who may still open, in player order
@@ -297,12 +298,12 @@ class AuctionPhase(Phase):
         if not current_market(g):
             s.active = []  # O13: nothing to auction
 
-    def exit(self, g: Game) -> int:
+    def exit(self, g: Game) -> Phase:
         g.ctx.edition.end_phase2(g)
         end_phase2_step3_cleanup(g)
         if g.s.round == 1:
             reorder(g)  # R21
-        return 3
+        return Phase.RESOURCES
 
 
 AUCTION = AuctionPhase()

@@ -1,8 +1,13 @@
-"""The small protocol every phase follows: who acts, what is legal, apply, enter and exit (R13)."""
+"""The small protocol every phase follows: who acts, what is legal, apply, enter and exit (R13).
+
+The phases' numbers and names are :class:`~powergrid_nb.engine.phases.numbers.Phase`; this is the rules
+each one plays."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
+
+from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.actions import Action
@@ -10,15 +15,12 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
 
-PHASE_NAMES: dict[int, str] = {0: "start cities", 1: "player order", 2: "auction", 3: "resources",
-                               4: "building", 5: "bureaucracy", 6: "game over"}  # R13 (0: R134; 6: over)
+class PhaseRules:
+    """The rules of one phase of the round. The engine asks it who acts, lists and applies that
+    player's actions, and enters and leaves it; :mod:`powergrid_nb.engine.phases.rounds` runs the
+    phases in their order. ``number`` is the phase; ``name`` its words (``number.label``)."""
 
-
-class Phase:
-    """One phase of the round. The engine asks it who acts, lists and applies that player's actions,
-    and enters and leaves it; :mod:`powergrid_nb.engine.phases.rounds` runs the phases in their order."""
-
-    number: ClassVar[int]
+    number: ClassVar[Phase]
     name: ClassVar[str]
     actions: ClassVar[tuple[type[Action], ...]] = ()
 
@@ -43,6 +45,6 @@ class Phase:
         """Set the phase up once it begins."""
         g.s.to_act = self.turns(g.ctx, g.s.order)
 
-    def exit(self, g: Game) -> int | None:
+    def exit(self, g: Game) -> Phase | None:
         """What the game does once nobody is left to act; returns the next phase (None: game over)."""
         raise NotImplementedError

@@ -17,7 +17,8 @@ from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import HouseBuilt
 from powergrid_nb.engine.gamelog import count, verb
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.context import Context
@@ -169,23 +170,22 @@ def add_house(g: Game, p: int, city: str, cost: int) -> None:
         g.ctx.edition.market_changed(g)  # R68 after each added city
 
 
-class BuildingPhase(Phase):
+class BuildingPhase(PhaseRules):
     """Phase 4 (R54-R70): in reverse player order each player builds, then is done."""
 
-    number, name, actions = 4, PHASE_NAMES[4], (Build, Done)
+    number, name, actions = Phase.BUILDING, Phase.BUILDING.label, (Build, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
-        return order[::-1] if 4 in ctx.reverse_phases else list(order)  # R54
+        return order[::-1] if Phase.BUILDING in ctx.reverse_phases else list(order)  # R54
 
     legal = staticmethod(legal)  # type: ignore[assignment]
     apply = staticmethod(apply)  # type: ignore[assignment]
 
-    def exit(self, g: Game) -> int | None:
+    def exit(self, g: Game) -> Phase | None:
         """The game ends once a network reaches the threshold (R96); otherwise phase 5."""
-        s = g.s
-        if max(len(s.mine[p]) for p in g.ctx.humans) >= g.ctx.end_cities:
+        if g.largest_network() >= g.ctx.end_cities:
             return None
-        return 5
+        return Phase.BUREAUCRACY
 
 
 BUILDING = BuildingPhase()

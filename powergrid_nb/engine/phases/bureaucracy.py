@@ -18,7 +18,8 @@ from powergrid_nb.engine.rules.plants import (
     run_options,
 )
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 from .resources import game_supply
 from .steps import update_market
 
@@ -156,10 +157,10 @@ def _need_text(plants: tuple[int, ...]) -> str:
     return " + ".join(parts) or "nothing"
 
 
-class BureaucracyPhase(Phase):
+class BureaucracyPhase(PhaseRules):
     """Phase 5 (R71-R87): in player order each player powers; then refill and the plant market."""
 
-    number, name, actions = 5, PHASE_NAMES[5], (Power,)
+    number, name, actions = Phase.BUREAUCRACY, Phase.BUREAUCRACY.label, (Power,)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return [p for p in order if p != ctx.trust]  # R71; the Trust does not power (R133)
@@ -167,10 +168,10 @@ class BureaucracyPhase(Phase):
     legal = staticmethod(legal)  # type: ignore[assignment]
     apply = staticmethod(apply)  # type: ignore[assignment]
 
-    def exit(self, g: Game) -> int:
+    def exit(self, g: Game) -> Phase:
         finish(g)
         g.s.round += 1
-        return 1
+        return Phase.PLAYER_ORDER
 
 
 BUREAUCRACY = BureaucracyPhase()

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import MarketAtRoundStart, PlayerOrder
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -25,18 +26,18 @@ def reorder(g: Game) -> None:
     g._event(PlayerOrder, tuple(g.ctx.names[p] for p in humans))
 
 
-class PlayerOrderPhase(Phase):
+class PlayerOrderPhase(PhaseRules):
     """Phase 1: the new player order (R18), then the round's resource market is noted for the views."""
 
-    number, name = 1, PHASE_NAMES[1]
+    number, name = Phase.PLAYER_ORDER, Phase.PLAYER_ORDER.label
 
     def enter(self, g: Game) -> None:
         if g.s.round > 1:
             reorder(g)
         g._event(MarketAtRoundStart, tuple(g.s.res))
 
-    def exit(self, g: Game) -> int:
-        return 2
+    def exit(self, g: Game) -> Phase:
+        return Phase.AUCTION
 
 
 PLAYER_ORDER = PlayerOrderPhase()

@@ -12,7 +12,8 @@ from powergrid_nb.engine.gamelog import possessive, verb
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, capacities, fits, room_for_one
 from powergrid_nb.engine.rules.tables import edition_tables
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.context import Context
@@ -61,7 +62,9 @@ class Track:
         return out
 
 
-STANDARD = Track(edition_tables()["original"])  # both editions share the tracks (R115, R116)
+# The shipped tracks, for callers without a game (tables, tests): both editions share them (R115, R116).
+# A game reads its own, g.ctx.edition.track (the Track of its edition's tables).
+STANDARD = Track(edition_tables()["original"])
 TOTALS: tuple[int, ...] = STANDARD.totals  # R1: the token counts are hard limits
 
 
@@ -228,19 +231,19 @@ def apply(g: Game, a: Action, p: int) -> None:
     g._event(TokensBought, g.ctx.names[p], amounts, cost)
 
 
-class ResourcesPhase(Phase):
+class ResourcesPhase(PhaseRules):
     """Phase 3 (R45-R53): in reverse player order each player buys tokens, then is done."""
 
-    number, name, actions = 3, PHASE_NAMES[3], (BuyResources, Done)
+    number, name, actions = Phase.RESOURCES, Phase.RESOURCES.label, (BuyResources, Done)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
-        return order[::-1] if 3 in ctx.reverse_phases else list(order)  # R45
+        return order[::-1] if Phase.RESOURCES in ctx.reverse_phases else list(order)  # R45
 
     legal = staticmethod(legal)  # type: ignore[assignment]
     apply = staticmethod(apply)  # type: ignore[assignment]
 
-    def exit(self, g: Game) -> int:
-        return 4
+    def exit(self, g: Game) -> Phase:
+        return Phase.BUILDING
 
 
 RESOURCES_PHASE = ResourcesPhase()

@@ -1,6 +1,7 @@
 """The round: the phases in their order, and what the engine does between decisions (R13-R23, R89-R96).
 
-Each phase is a :class:`~powergrid_nb.engine.phases.base.Phase`; this module runs them as a loop: ask
+Each phase's rules are a :class:`~powergrid_nb.engine.phases.base.PhaseRules` (its number a
+:class:`~powergrid_nb.engine.phases.numbers.Phase`); this module runs them as a loop: ask
 the phase who acts, let the Trust take its turns, and when nobody is left, leave the phase and enter the next.
 """
 
@@ -12,9 +13,10 @@ from powergrid_nb.engine.events import GameOver, PhaseBegins
 from powergrid_nb.engine.rules import trust
 
 from .auction import AUCTION
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
 from .building import BUILDING
 from .bureaucracy import BUREAUCRACY
+from .numbers import Phase
 from .playerorder import PLAYER_ORDER
 from .resources import RESOURCES_PHASE
 from .startcities import START_CITIES
@@ -25,20 +27,20 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
 
-class GameOverPhase(Phase):
+class GameOverPhase(PhaseRules):
     """Phase "6": the game has ended (R96); nothing is legal."""
 
-    number, name = 6, PHASE_NAMES[6]
+    number, name = Phase.GAME_OVER, Phase.GAME_OVER.label
 
     def current(self, g: Game) -> int | None:
         return None
 
 
-PHASES: dict[int, Phase] = {ph.number: ph for ph in (
+PHASES: dict[int, PhaseRules] = {ph.number: ph for ph in (
     START_CITIES, PLAYER_ORDER, AUCTION, RESOURCES_PHASE, BUILDING, BUREAUCRACY, GameOverPhase())}
 
 
-def turns(ctx: Context, order: list[int], phase: int) -> list[int]:
+def turns(ctx: Context, order: list[int], phase: Phase) -> list[int]:
     """Who acts in ``phase``, in turn, for this player order (the one home of R25, R45, R54, R71)."""
     return PHASES[phase].turns(ctx, order)
 
@@ -61,12 +63,12 @@ def advance(g: Game) -> None:
             return
 
 
-def enter(g: Game, ph: int) -> None:
+def enter(g: Game, ph: Phase) -> None:
     """Begin phase ``ph``: Step 2 or 3 if due (R89, R93), then the phase's own set-up."""
     s = g.s
     s.phase = ph
     g._event(PhaseBegins, ph)
-    if ph == 5 and s.step == 1 and max(len(s.mine[p]) for p in g.ctx.humans) >= g.ctx.step2_cities:
+    if ph == Phase.BUREAUCRACY and s.step == 1 and g.largest_network() >= g.ctx.step2_cities:
         begin_step2(g)
     if s.step3_from is not None and (s.round, ph) >= s.step3_from:
         begin_step3(g)
@@ -75,5 +77,5 @@ def enter(g: Game, ph: int) -> None:
 
 def end_game(g: Game) -> None:
     s = g.s
-    s.over, s.phase = True, 6
+    s.over, s.phase = True, Phase.GAME_OVER
     g._event(GameOver, tuple(g.scores().items()))

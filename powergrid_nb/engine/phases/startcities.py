@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 from powergrid_nb.engine.actions import Action, MarkCity
 from powergrid_nb.engine.errors import IllegalAction
 
-from .base import PHASE_NAMES, Phase
+from .base import PhaseRules
+from .numbers import Phase
 from .resources import game_supply
 
 if TYPE_CHECKING:
@@ -15,10 +16,10 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
 
-class StartCitiesPhase(Phase):
+class StartCitiesPhase(PhaseRules):
     """Before round 1, in reverse player order, each player marks a distinct play-area city."""
 
-    number, name, actions = 0, PHASE_NAMES[0], (MarkCity,)
+    number, name, actions = Phase.START_CITIES, Phase.START_CITIES.label, (MarkCity,)
 
     def turns(self, ctx: Context, order: list[int]) -> list[int]:
         return [p for p in order[::-1] if p != ctx.trust]  # O23: reverse order marks
@@ -40,8 +41,8 @@ class StartCitiesPhase(Phase):
         s.marked.append(a.city)
         s.to_act.pop(0)
 
-    def exit(self, g: Game) -> int:
-        return 1
+    def exit(self, g: Game) -> Phase:
+        return Phase.PLAYER_ORDER
 
 
 START_CITIES = StartCitiesPhase()

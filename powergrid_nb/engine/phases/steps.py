@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from powergrid_nb.engine.events import CardDrawn, PlantBoxed, PlantUnderDeck, StepBegins
 from powergrid_nb.engine.rules.plants import STEP3
 
+from .numbers import Phase
+
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
@@ -65,15 +67,16 @@ def draw(g: Game) -> int | None:
 def _step3_card_drawn(g: Game) -> None:
     s = g.s
     shuffle(g, s.deck)
-    if s.phase == 2:  # R90: in the market as the highest card until phase 2 ends
+    if s.phase == Phase.AUCTION:  # R90: in the market as the highest card until phase 2 ends
         insort(s.market, STEP3)
-        s.step3_from = (s.round, 3)
+        s.step3_from = (s.round, Phase.RESOURCES)
         return
     s.boxed.append(STEP3)
-    rule = "R91" if s.phase == 4 else "R92"
+    rule = "R91" if s.phase == Phase.BUILDING else "R92"
     g._event(PlantBoxed, None, STEP3, rule, "drawn outside the auction", None)
     box_lowest(g, rule, "the lowest plant leaves with the Step 3 card")
-    s.step3_from = (s.round, 5) if s.phase == 4 else (s.round + 1, 1)  # R91 / R92
+    s.step3_from = ((s.round, Phase.BUREAUCRACY) if s.phase == Phase.BUILDING
+                    else (s.round + 1, Phase.PLAYER_ORDER))  # R91 / R92
 
 
 def replace(g: Game) -> None:

@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.events import Discount
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.resources import Track
 from powergrid_nb.engine.phases.steps import box, box_lowest, current_market, draw, replace
 
@@ -25,6 +26,7 @@ class Edition:
     """
 
     name = ""
+    title = ""  # the edition in words, as the rulebook texts and the forms name it
 
     def __init__(self, rules: dict[str, Any] | None = None) -> None:
         self.tables: dict[str, Any] = edition_tables()[self.name]
@@ -102,7 +104,7 @@ class Edition:
 class Original(Edition):
     """The 2004 original edition."""
 
-    name = "original"
+    name, title = "original", "Original edition (2004)"
 
     def setup_plants(self, rng, players, removed=None):
         t = self.tables
@@ -116,7 +118,7 @@ class Original(Edition):
 
     def market_changed(self, g: Game) -> None:
         """R68: box current-market plants numbered at most the largest city count, repeatedly."""
-        biggest = max(len(g.s.mine[p]) for p in g.ctx.humans)
+        biggest = g.largest_network()
         while True:
             small = [c for c in current_market(g) if c <= biggest]
             if not small:
@@ -136,7 +138,7 @@ class Original(Edition):
 class Recharged(Edition):
     """The 2018 Recharged edition."""
 
-    name = "recharged"
+    name, title = "recharged", "Recharged (2018)"
 
     def setup_plants(self, rng, players, removed=None):
         lo, hi = self.tables["plug_plants"]
@@ -187,7 +189,9 @@ class Recharged(Edition):
         s.discount = None  # R44
 
 
-EDITIONS: dict[str, type[Edition]] = {"original": Original, "recharged": Recharged}
+# The editions by name: the one list of them every choice, form and check reads
+EDITIONS: dict[str, type[Edition]] = {cls.name: cls for cls in (Original, Recharged)}
+DEFAULT_EDITION: str = Original.name  # what new_game and every form start with
 
 
 def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
@@ -195,7 +199,7 @@ def get_edition(name: str, rules: dict[str, Any] | None = None) -> Edition:
     try:
         cls = EDITIONS[name]
     except KeyError:
-        raise ValueError(f"unknown edition {name!r}; choose 'original' or 'recharged'") from None
+        raise ValueError(f"unknown edition {name!r}; choose {' or '.join(map(repr, EDITIONS))}") from None
     if not rules:
         return _standard(cls)
     return cls(rules)
@@ -207,7 +211,12 @@ def _standard(cls: type[Edition]) -> Edition:
     return cls()
 
 
-PLAYER_COUNTS = ("2", "3", "4", "5", "6")
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R105: the game is for 2 to 6 players
+PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))  # the tables' keys
+# the phases a rule set may play in reverse player order (R45, R54)
+REVERSIBLE = (Phase.RESOURCES, Phase.BUILDING)
+_REVERSIBLE_TEXT = ", ".join(f"{p:d} {p.label}" for p in REVERSIBLE)
+
 RULE_PARAMETERS: dict[str, str] = {
     "starting_money": "an int: Elektro each player starts with (R5)",
     "payment": "a list of ints: income for 0, 1, 2, ... cities powered (R110); the last value repeats",
@@ -218,7 +227,7 @@ RULE_PARAMETERS: dict[str, str] = {
     "end_cities": "an int, or {players: int}: cities that end the game (R96)",
     "plant_limit": "an int, or {players: int}: plants a player may own (R36)",
     "max_cities": "an int: houses per player (R67)",
-    "reverse_order": "a list of the phases (3 resources, 4 building) played in reverse player order, the "
+    "reverse_order": f"a list of the phases ({_REVERSIBLE_TEXT}) played in reverse player order, the "
                      "leader last (R45, R54); [] plays both in player order, the leader first",
 }
 
@@ -248,10 +257,12 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         elif key == "build_prices":
             out[key] = _ints(v, 3, key)
         elif key == "reverse_order":
-            if not isinstance(v, list | tuple) or any(type(x) is not int or x not in (3, 4) for x in v) \
+            if not isinstance(v, list | tuple) \
+                    or any(not isinstance(x, int) or isinstance(x, bool) or x not in REVERSIBLE for x in v) \
                     or len(set(v)) != len(v):
-                raise ValueError(f"rules['reverse_order'] lists phases among 3 and 4, each once, not {v!r}")
-            out[key] = sorted(v)
+                among = " and ".join(f"{p:d}" for p in REVERSIBLE)
+                raise ValueError(f"rules['reverse_order'] lists phases among {among}, each once, not {v!r}")
+            out[key] = sorted(int(x) for x in v)  # plain numbers, as the edition's tables have them
         elif key == "initial_market":
             if not isinstance(v, dict) or set(v) - set(base[key]):
                 raise ValueError(f"rules['initial_market'] takes {sorted(base[key])}, not {v!r}")
@@ -267,7 +278,8 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
             merged = {p: dict(steps) for p, steps in base[key].items()}
             for p, steps in v.items():
                 if str(p) not in PLAYER_COUNTS or not isinstance(steps, dict):
-                    raise ValueError(f"rules['refill'] keys are player counts 2-6, not {p!r}")
+                    raise ValueError(f"rules['refill'] keys are player counts {MIN_PLAYERS}-{MAX_PLAYERS}, "
+                                     f"not {p!r}")
                 for st, amounts in steps.items():
                     if str(st) not in ("1", "2", "3"):
                         raise ValueError(f"rules['refill'][{p!r}] keys are steps 1-3, not {st!r}")

@@ -1,4 +1,5 @@
-"""The rules of Power Grid as this package plays them, in words: ``rule("R58")``, ``rules(phase=4)``.
+"""The rules of Power Grid as this package plays them, in words: ``rule("R58")``,
+``rules(phase=Phase.BUILDING)``.
 
 Every error and docstring of the package cites rules by number (R58) and open points by id (O23: where the
 rulebooks are silent and this package had to choose). The texts ship with the package
@@ -15,10 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from powergrid_nb.engine.datafiles import data_text
+from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import EDITIONS
 
 __all__ = ["Rule", "UnknownRule", "rule", "rules"]
 
-EDITION_NAMES = {"original": "Original edition (2004)", "recharged": "Recharged (2018)"}
+EDITION_NAMES = {name: cls.title for name, cls in EDITIONS.items()}  # the editions in words
 
 
 class UnknownRule(KeyError):
@@ -36,9 +39,9 @@ class Rule:
     number: str
     section: str
     text: str
-    editions: tuple[str, ...] = ("original", "recharged")
+    editions: tuple[str, ...] = tuple(EDITIONS)
     notes: tuple[str, ...] = ()
-    phase: int | None = None
+    phase: Phase | None = None
 
     def applies_to(self, edition: str) -> bool:
         return edition in self.editions
@@ -61,7 +64,8 @@ def _data() -> dict[str, Any]:
 @functools.cache
 def _all() -> dict[str, Rule]:
     data = _data()
-    out = {n: Rule(n, r["section"], r["text"], tuple(r["editions"]), tuple(r["notes"]), r["phase"])
+    out = {n: Rule(n, r["section"], r["text"], tuple(r["editions"]), tuple(r["notes"]),
+                   None if r["phase"] is None else Phase(r["phase"]))
            for n, r in data["rules"].items()}
     for n, o in data["open_points"].items():
         text = o["text"].split(": ", 1)[-1] if o["text"] else o["summary"]
@@ -88,8 +92,8 @@ def rule(number: str, edition: str | None = None) -> Rule:
 
 
 def rules(phase: int | None = None, edition: str | None = None) -> list[Rule]:
-    """The rules in order: all, or those of one phase (0 start cities, 1 player order, 2 auction,
-    3 resources, 4 building, 5 bureaucracy), optionally only those of one edition."""
+    """The rules in order: all, or those of one phase (a :class:`Phase` or its number:
+    ``Phase.BUILDING`` or 4), optionally only those of one edition."""
     out = [r for r in _all().values() if r.number.startswith("R")]
     if phase is not None:
         out = [r for r in out if r.phase == phase]

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import TrustFuel
 from powergrid_nb.engine.phases import auction, building
-from powergrid_nb.engine.phases.resources import next_price
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.steps import current_market, rng
 
-from .plants import COAL, OIL, PLANTS
+from .plants import COAL, OIL, PLANTS, RESOURCES
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -32,11 +32,10 @@ class TrustPolicy:
         """R131: one run's worth for the plant taken this round, cheapest first (hybrid: cheaper type)."""
         p = PLANTS[plant]
         take = [0, 0, 0, 0]
-        kinds = [COAL, OIL] if p.is_hybrid else [("coal", "oil", "garbage", "uranium").index(p.fuel)] \
-            if p.tokens else []
-        res = list(g.s.res)
+        kinds = [COAL, OIL] if p.is_hybrid else [RESOURCES.index(p.fuel)] if p.tokens else []
+        res, track = list(g.s.res), g.ctx.edition.track  # the game's price tracks (R117)
         for _ in range(p.tokens):
-            priced = [(next_price(k, res[k]), k) for k in kinds if res[k] > 0]
+            priced = [(track.next_price(k, res[k]), k) for k in kinds if res[k] > 0]
             if not priced:
                 break
             _, k = min(priced)
@@ -61,25 +60,25 @@ class TrustPolicy:
 TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
 
 
-def take_turn(g: Game, phase: int) -> None:
+def take_turn(g: Game, phase: Phase) -> None:
     """The Trust's automatic turn in phases 2-4 (R130-R132), as its policy decides."""
     s, t, policy = g.s, g.ctx.trust, g.ctx.trust_policy
     assert t is not None and policy is not None
-    if phase == 2:
+    if phase == Phase.AUCTION:
         plant = policy.choose_plant(g)
         if plant is None:
             s.active.remove(t)
         else:
             s.flags["trust_plant"] = plant
             auction.take_plant(g, t, plant, 0)
-    elif phase == 3:
+    elif phase == Phase.RESOURCES:
         plant = s.flags.pop("trust_plant", None)
         if plant is not None:
             take = policy.fuel(g, plant)
             s.res = [n - x for n, x in zip(s.res, take, strict=True)]
             g._event(TrustFuel, g.ctx.names[t], tuple(take))
         s.to_act.pop(0)
-    elif phase == 4:
+    elif phase == Phase.BUILDING:
         city = policy.choose_city(g, rng(g))
         if city is not None:
             building.add_house(g, t, city, 0)

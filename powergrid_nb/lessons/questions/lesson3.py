@@ -7,6 +7,7 @@ import functools
 from powergrid_nb.bots.planner import cheapest_cities, plan_targets
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.lessons.checker import Exercise, Mistake
 from powergrid_nb.lessons.networks import centrality, steiner_estimate
 from powergrid_nb.position.scenario import Scenario
@@ -25,7 +26,7 @@ def _bremen() -> Game:
     sc = Scenario.new(4, seed=1, regions=["cyan", "red", "yellow", "brown"])
     sc.set_cities("Ada", ["Bremen"])
     sc.set_money("Ada", 200)
-    sc.set_phase(4)
+    sc.set_phase(Phase.BUILDING)
     return sc.game()
 
 

@@ -7,6 +7,8 @@ import math
 
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.editions import REVERSIBLE
 from powergrid_nb.lessons.catchup import player_order
 from powergrid_nb.lessons.checker import Exercise, Mistake
 from powergrid_nb.play.results import wilson
@@ -44,9 +46,9 @@ def _normal_low(wins: int, n: int) -> float:
 
 
 def _leader_first_phases(keep: list[int]) -> set[int]:
-    """Phases 2-4 in which the leader acts first when ``reverse_order`` = ``keep``."""
+    """Phases 2-4 in which the leader acts first when ``reverse_order`` = ``keep`` (their numbers)."""
     reversed_ = set(new_game(4, seed=1, rules={"reverse_order": keep}).rules.tables["reverse_order"])
-    return {2} | ({3, 4} - reversed_)
+    return {Phase.AUCTION.value} | ({p.value for p in REVERSIBLE} - reversed_)
 
 
 EXERCISES: tuple[Exercise, ...] = (

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from powergrid_nb.bots.planner import cheapest_cities
 from powergrid_nb.engine.actions import RESOURCES, Action, Bid, Build, BuyResources, Done, Open, Pass, Power
 from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.phases.numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -44,13 +45,13 @@ def default_candidates(g: Game, player: str, limit: int = 8) -> list[Candidate]:
     from powergrid_nb.bots import HeuristicBot
 
     bot = HeuristicBot(0)
-    if g.phase == 2 and g.discarding != player:
+    if g.phase == Phase.AUCTION and g.discarding != player:
         out = _auction(g, player, bot, limit)
-    elif g.phase == 3:
+    elif g.phase == Phase.RESOURCES:
         out = _buying(g, player, bot)
-    elif g.phase == 4:
+    elif g.phase == Phase.BUILDING:
         out = _building(g, player, bot, limit)
-    elif g.phase == 5:
+    elif g.phase == Phase.BUREAUCRACY:
         out = _bureaucracy(g, player)
     else:  # start cities, a discard: the legal actions themselves, the heuristic's choice first
         first = bot.choose(g)

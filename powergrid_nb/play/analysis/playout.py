@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from powergrid_nb.bots.base import Bot, play
 from powergrid_nb.engine.actions import Bid, Open, Pass
+from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.play.runner import MAX_DECISIONS, BotSpec, Outcome, bot_seed, build_bot
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class _Bidder(Bot):
     def act(self, game: Game) -> Action:
         running = game.auction
         if (running is not None and running.plant == self.plant and game.round == self.round
-                and game.phase == 2 and game.current_player == self.player):
+                and game.phase == Phase.AUCTION and game.current_player == self.player):
             high = running.bid + 1
             if high <= min(self.limit, game.money(self.player)):
                 return Bid(self.player, high)
