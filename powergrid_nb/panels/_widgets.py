@@ -14,6 +14,7 @@ from weakref import WeakKeyDictionary
 
 import anywidget
 import ipywidgets as w
+import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from powergrid_nb.bots import BOTS
@@ -314,10 +315,10 @@ class ClickGuard(anywidget.AnyWidget):
 
 
 _FIT_JS = """
-// a figure's view takes its box's width (not its drawing's), so a resize can fit the drawing to it
+// a figure's view takes its box's width (not its drawing's); the kernel draws the figure at that width
 const CSS = '%(css)s';
 export default {
-  render({ el }) {
+  render({ model, el }) {
     if (!document.getElementById('%(box)s-fit')) {
       const style = document.createElement('style');
       style.id = '%(box)s-fit';
@@ -327,15 +328,16 @@ export default {
     let box = null;
     const fit = (tries = 0) => {
       const gd = box && box.querySelector('.js-plotly-plot');
-      if (!gd || !gd._fullLayout || !box.clientWidth) {  // not drawn, or its box not shown yet
+      const svg = gd && gd.querySelector('.main-svg');
+      if (!svg || !box.clientWidth) {  // not drawn, or its box not shown yet
         if (tries < 600) requestAnimationFrame(() => fit(tries + 1));
         return;
       }
-      // the width Plotly's resize takes (clientWidth would leave out a scrollbar: never equal)
-      if (Math.abs(gd._fullLayout.width - parseFloat(getComputedStyle(gd).width)) >= 2) {
-        // each FigureWidget without a set width then fits its view (with its own Plotly: window.Plotly
-        // may be another copy, whose redraw would drop the widget's click handlers)
-        window.dispatchEvent(new Event('resize'));
+      // the view's width (clientWidth would leave out a scrollbar: never equal) and the drawing's
+      const want = Math.round(parseFloat(getComputedStyle(gd).width));
+      if (Math.abs(parseFloat(svg.getAttribute('width')) - want) >= 2 && model.get('width') !== want) {
+        model.set('width', want);  // the kernel sets the figure's layout width (Fit.width)
+        model.save_changes();
       }
     };
     let width = null;
@@ -364,22 +366,31 @@ def fit_js(box: str, css: str) -> str:
     return _FIT_JS % {"box": box, "css": css}
 
 
-class FitMap(anywidget.AnyWidget):
-    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
-    the board's labels were placed for (narrower, it keeps that width, as before).
+class Fit(anywidget.AnyWidget):
+    """Keeps the FigureWidget ``fig`` as wide as its box: the page sets ``width`` whenever the box's
+    width and the drawing's differ, and the figure's layout takes it (a FigureWidget drawn before its
+    box has a size takes Plotly's default 700 px, whatever the box)."""
 
-    A FigureWidget drawn before its box has a size takes Plotly's default width (700 px), whatever
-    the box: a wide Voila page showed a gap of a third of the map beside it."""
+    width = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, fig: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.observe(lambda c: c["new"] and fig.update_layout(width=c["new"]), names="width")
+
+
+class FitMap(Fit):
+    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
+    the board's labels were placed for (narrower, it keeps that width, as before): a wide Voila page
+    showed a gap of a third of the map beside it."""
 
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
     _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "
                   f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }}")
 
 
-class FitTab(anywidget.AnyWidget):
+class FitTab(Fit):
     """Fits the figure of its box (class ``pg-fit-box``) to the box's width whenever the box is resized
-    or shown: a FigureWidget drawn before its tab is laid out takes Plotly's default 700 px, and the
-    History figure's subplot titles then run into each other."""
+    or shown: drawn before its tab is laid out, the History figure's subplot titles ran into each other."""
 
     _esm = fit_js("pg-fit-box", ".pg-fit-box > .js-plotly-plot { flex: 1 1 auto; width: 100%; }")
 
@@ -393,5 +404,4 @@ def fit_box() -> w.Box:
 
 def fitted(fig: Any) -> list[w.Widget]:
     """The children of a :func:`fit_box` showing the FigureWidget ``fig`` at the box's width."""
-    fig._config = {**fig._config, "responsive": True}  # FitTab's resize event reaches it
-    return [fig, FitTab(layout=shared(w.Layout, display="none"))]
+    return [fig, FitTab(fig, layout=shared(w.Layout, display="none"))]

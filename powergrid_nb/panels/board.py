@@ -7,6 +7,7 @@ key, the same figure), and a tab only when it is visible, so a click costs one o
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
@@ -48,18 +49,36 @@ def keep_state(fig: go.FigureWidget) -> None:
 
     def sync() -> None:
         if not shown:
-            fig._widget_data = deepcopy(fig._data)
-            fig._widget_layout = deepcopy(fig._layout_obj._props)
+            state_now(fig)
 
-    fig._pg_sync = sync
+    _SYNCS[id(fig)] = sync
+    weakref.finalize(fig, _SYNCS.pop, id(fig), None)
+
+
+_SYNCS: dict[int, Callable[[], None]] = {}  # keep_state's rewrite of each figure (by id, while it lives)
+
+
+def state_now(fig: go.FigureWidget) -> None:
+    """Make the figure's widget state the figure now: a view made later starts from that state.
+
+    Plotly 7.1 has no public way to do it (a FigureWidget's state is its constructor's, updates are
+    one-shot messages): the one place that writes Plotly's private widget state."""
+    fig._widget_data = deepcopy(fig._data)
+    fig._widget_layout = deepcopy(fig._layout_obj._props)
+
+
+def sync_state(fig: go.FigureWidget) -> None:
+    """:func:`keep_state`'s rewrite of ``fig``'s widget state (after a change not made by
+    :func:`synced_update`)."""
+    sync = _SYNCS.get(id(fig))
+    if sync is not None:
+        sync()
 
 
 def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
     """``views.update`` plus :func:`keep_state`'s state rewrite."""
     views.update(fig, g, **changes)
-    sync = getattr(fig, "_pg_sync", None)
-    if sync is not None:
-        sync()
+    sync_state(fig)
 
 
 class Board:
@@ -75,8 +94,7 @@ class Board:
                                 title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = go.FigureWidget(base)
-        # refit on a window resize (panels/_widgets.FitMap sends one when the map's box is resized)
-        self.map._config = {**self.map._config, "responsive": True}
+        # as wide as its box: panels/_widgets.FitMap, beside it in the table
         keep_state(self.map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":

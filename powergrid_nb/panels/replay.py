@@ -104,7 +104,7 @@ class Replay(w.VBox):
         controls = w.HBox([self.first, self.back, self.slider, self.forward, self.last, self.counter],
                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
         controls.add_class("pg-replay-controls")
-        map_box = w.Box([self.map, FitMap(layout=shared(w.Layout, display="none"))],
+        map_box = w.Box([self.map, FitMap(self.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
         right = w.VBox([self.where, self.note, w.HBox([self.branch]), self.choices, self.log_view],
@@ -179,7 +179,6 @@ class Replay(w.VBox):
         base = views.map_figure(g, height=self.height, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         fig = go.FigureWidget(base)
-        fig._config = {**fig._config, "responsive": True}
         keep_state(fig)
         self._view_keys["map"] = self._key("map")
         return fig

@@ -14,7 +14,7 @@ from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
 from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
 
 from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
-from .board import keep_state
+from .board import keep_state, sync_state
 
 
 def region_figure(map_name: str, edition: str, chosen: list[str]) -> go.Figure:
@@ -123,7 +123,7 @@ class SetupForm(w.VBox):
             self.region_map.layout = fig.layout
         for trace in self.region_map.data:
             trace.on_click(self._region_click)
-        self.region_map._pg_sync()
+        sync_state(self.region_map)
 
     def _draw_regions(self) -> None:
         chosen = set(self.regions.value)
@@ -132,7 +132,7 @@ class SetupForm(w.VBox):
                 on = t.name in chosen
                 t.marker.size, t.marker.opacity = (11 if on else 8), (1 if on else 0.3)
                 t.marker.line.width = 1.5 if on else 0
-        self.region_map._pg_sync()
+        sync_state(self.region_map)
 
     def _region_click(self, trace: Any, points: Any, _state: Any) -> None:
         if not points.point_inds:

@@ -29,6 +29,7 @@ __all__ = ["diff", "snapshot"]
 
 SKIPPED = {"_esm", "_css", "_anywidget_id", "_view_count", "_last_layout_edit_id", "_last_trace_edit_id"}
 CHANNELS = ("_py2js_", "_js2py_")
+CLASSES = "_dom_classes"  # the key of a widget's CSS classes in its synced state (ipywidgets' get_state)
 
 
 def _plain(x: Any) -> Any:
@@ -84,8 +85,9 @@ def snapshot(root: w.Widget) -> dict[str, dict[str, Any]]:
     todo: list[tuple[str, w.Widget]] = [("", root)]
     while todo:
         where, x = todo.pop()
-        classes = "".join(f".{c}" for c in getattr(x, "_dom_classes", ()) or ())
-        out[f"{where or 'root'} {_kind(x)}{classes}"] = _state(x)
+        state = _state(x)
+        classes = "".join(f".{c}" for c in state.get(CLASSES, ()))
+        out[f"{where or 'root'} {_kind(x)}{classes}"] = state
         kids = _shown_children(x)
         todo.extend((f"{where}.{i}" if where else str(i), k) for i, k in reversed(kids))
     return out

@@ -169,7 +169,7 @@ class Table(w.VBox):
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
-        map_box = w.Box([self.board.map, FitMap(layout=shared(w.Layout, display="none"))],
+        map_box = w.Box([self.board.map, FitMap(self.board.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
         right = w.VBox([self.actions, self.hints.row, self.message, self.log_view],
