@@ -1,8 +1,7 @@
 """powergrid_nb leaves the libraries it builds on as they are: it patches none of ipywidgets (other
 libraries in the same kernel see ipywidgets as ipywidgets made it) and reads no private attribute
-(a name with one leading underscore) of a Plotly, ipywidgets or anywidget object, but for the widget
-state of a figure (``STILL``), so a release of either can change its insides without breaking the
-panels."""
+(a name with one leading underscore) of a Plotly, ipywidgets or anywidget object, so a release of
+either can change its insides without breaking the panels."""
 
 from __future__ import annotations
 
@@ -57,20 +56,11 @@ def private_reads(source: str, names: set[str]) -> list[tuple[int, str]]:
     return found
 
 
-# Still read, for want of a public API in Plotly 7.1: a FigureWidget's state for a page that connects
-# after the figure changed (updates are one-shot messages) is written by board.state_now, and
-# snapshot checks that state. Nowhere else: any other read, or another name, fails the test below.
-STILL = {("powergrid_nb/panels/board.py", name)
-         for name in ("_widget_data", "_widget_layout", "_data", "_layout_obj", "_props",
-                      "_js2py_traceDeltas", "_js2py_layoutDelta")} | {
-        ("powergrid_nb/panels/snapshot.py", name) for name in ("_widget_data", "_widget_layout")}
-
-
 def test_no_private_attribute_of_plotly_or_ipywidgets_is_read_anywhere_in_the_package():
     names = library_private_names()
-    found = [(str(path.relative_to(PACKAGE.parent)), line, name) for path in sorted(PACKAGE.rglob("*.py"))
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: {name}" for path in sorted(PACKAGE.rglob("*.py"))
              for line, name in private_reads(path.read_text(), names)]
-    assert [f"{path}:{line}: {name}" for path, line, name in found if (path, name) not in STILL] == []
+    assert found == []
 
 
 def test_the_scan_finds_a_private_read_where_there_is_one():

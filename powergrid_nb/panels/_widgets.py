@@ -14,8 +14,10 @@ from weakref import WeakKeyDictionary
 
 import anywidget
 import ipywidgets as w
+import plotly.graph_objects as go
 import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
+from plotly.serializers import custom_serializers
 
 from powergrid_nb.bots import BOTS
 from powergrid_nb.views.mapboard import NOMINAL_WIDTH
@@ -364,6 +366,37 @@ def fit_js(box: str, css: str) -> str:
     """The front end of a widget that fits the Plotly figure in the box of class ``box`` (its ancestor)
     to the box's width whenever the box is resized or shown; ``css`` lays the figure out in the box."""
     return _FIT_JS % {"box": box, "css": css}
+
+
+# the figure a FigureWidget's front end draws first: its synced state, named so by Plotly's widget
+_DRAWN = {"_widget_data": "data", "_widget_layout": "layout"}
+
+
+class LiveFigure(go.FigureWidget):
+    """A Plotly FigureWidget whose state, as a page connecting now gets it, is the figure now.
+
+    Updates travel as one-shot messages that only existing front-end models apply, and Plotly sends a
+    page the figure its constructor had: a page that connects later (Voila runs the notebook first; a
+    page reloaded during a lesson; a second tab) would draw that. ipywidgets gives a page the state
+    :meth:`get_state` returns, so this one gives the figure now (``to_plotly_json``)."""
+
+    _built = False  # the widget opens (and so asks its state) before Plotly has built the figure
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._built = True
+
+    def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        state = super().get_state(key, drop_defaults)
+        if not self._built:
+            return state
+        keys = self.keys if key is None else [key] if isinstance(key, str) else list(key)
+        wanted = [k for k in _DRAWN if k in keys]
+        if wanted:
+            figure = self.to_plotly_json()
+            for k in wanted:
+                state[k] = custom_serializers["to_json"](figure[_DRAWN[k]], self)
+        return state
 
 
 class Fit(anywidget.AnyWidget):

@@ -7,9 +7,7 @@ key, the same figure), and a tab only when it is visible, so a click costs one o
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Hashable
-from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -19,7 +17,7 @@ from powergrid_nb import views
 from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
-from ._widgets import fit_box, fitted
+from ._widgets import LiveFigure, fit_box, fitted
 from .market import MarketView
 from .rules import RulesView
 
@@ -32,53 +30,10 @@ FIGURE_TABS = ("Resources", "Players", "History")
 TABS = ("Plant market", *FIGURE_TABS, "Rules")
 
 
-def keep_state(fig: go.FigureWidget) -> None:
-    """Make a FigureWidget's synced state match its figure until a browser view reports in.
-
-    Updates travel as one-shot messages that only an existing front-end model applies; a page that
-    connects later (Voila runs the notebook first) would get the constructor state. So until a view
-    has drawn the figure (it then reports trace and layout deltas), every update also rewrites the
-    widget state.
-    """
-    shown: list[bool] = []
-
-    def seen(_change: Any) -> None:
-        shown.append(True)
-
-    fig.observe(seen, names=["_js2py_traceDeltas", "_js2py_layoutDelta"])
-
-    def sync() -> None:
-        if not shown:
-            state_now(fig)
-
-    _SYNCS[id(fig)] = sync
-    weakref.finalize(fig, _SYNCS.pop, id(fig), None)
-
-
-_SYNCS: dict[int, Callable[[], None]] = {}  # keep_state's rewrite of each figure (by id, while it lives)
-
-
-def state_now(fig: go.FigureWidget) -> None:
-    """Make the figure's widget state the figure now: a view made later starts from that state.
-
-    Plotly 7.1 has no public way to do it (a FigureWidget's state is its constructor's, updates are
-    one-shot messages): the one place that writes Plotly's private widget state."""
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)
-
-
-def sync_state(fig: go.FigureWidget) -> None:
-    """:func:`keep_state`'s rewrite of ``fig``'s widget state (after a change not made by
-    :func:`synced_update`)."""
-    sync = _SYNCS.get(id(fig))
-    if sync is not None:
-        sync()
-
-
 def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
-    """``views.update`` plus :func:`keep_state`'s state rewrite."""
+    """``views.update`` of a figure shown (a :class:`LiveFigure` gives a page connecting later the
+    figure as it is then)."""
     views.update(fig, g, **changes)
-    sync_state(fig)
 
 
 class Board:
@@ -93,9 +48,8 @@ class Board:
         base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=height,
                                 title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        self.map = go.FigureWidget(base)
+        self.map = LiveFigure(base)
         # as wide as its box: panels/_widgets.FitMap, beside it in the table
-        keep_state(self.map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
@@ -179,8 +133,7 @@ class Board:
             return
         fig = self.figures[name]
         if fig is None:
-            fig = self.figures[name] = go.FigureWidget(self.builders[name](g))
-            keep_state(fig)
+            fig = self.figures[name] = LiveFigure(self.builders[name](g))
             self.tabs.children[TABS.index(name)].children = fitted(fig)
         elif name == "Resources":
             synced_update(fig, g, player=self.table.viewer())

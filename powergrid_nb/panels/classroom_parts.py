@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import plotly.graph_objects as go
 
 from powergrid_nb import views
 from powergrid_nb.engine.actions import Action
@@ -21,6 +20,7 @@ from powergrid_nb.views.dashboard import status_text
 from ._widgets import (
     HUMAN,
     FitMap,
+    LiveFigure,
     button,
     close_all,
     esc,
@@ -33,7 +33,7 @@ from ._widgets import (
     tree,
     with_class,
 )
-from .board import keep_state, state_now, synced_update
+from .board import synced_update
 from .toolbar import log_html
 
 if TYPE_CHECKING:
@@ -168,10 +168,8 @@ class RoomView:
         self._syncing = False
         base = views.map_figure(g, height=MAP_HEIGHT, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        self.map = go.FigureWidget(base)
-        keep_state(self.map)
-        self.players = go.FigureWidget(views.players_figure(g))
-        keep_state(self.players)
+        self.map = LiveFigure(base)
+        self.players = LiveFigure(views.players_figure(g))
         self.status = label(cls="pg-room-status")
         self.log = label(log_html(g), cls="pg-room-log")
         self._drawn = info.decisions  # the figures and the log show these decisions
@@ -231,7 +229,6 @@ class RoomView:
             self._drawn = info.decisions
             for fig in (self.map, self.players):
                 synced_update(fig, g)
-                state_now(fig)  # also after a page drew it: a page reloaded during a lesson, a 2nd tab
             self.log.value = log_html(g)
         if self.link.value and self._link_for != info.decisions:
             self.link.value = ""  # the download is of an earlier position

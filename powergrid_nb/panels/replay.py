@@ -17,8 +17,8 @@ from powergrid_nb import views
 from powergrid_nb.position.replay import Recording, ReplayError
 from powergrid_nb.views.dashboard import status_text
 
-from ._widgets import ERROR, INFO, FitMap, button, esc, fit_box, fitted, label, note, shared
-from .board import keep_state, synced_update
+from ._widgets import ERROR, INFO, FitMap, LiveFigure, button, esc, fit_box, fitted, label, note, shared
+from .board import synced_update
 from .market import MarketView
 from .snapshot import snapshot
 from .toolbar import log_html
@@ -168,8 +168,7 @@ class Replay(w.VBox):
             else:
                 view.html = html
         elif view is None:
-            fig = self.figures[name] = go.FigureWidget(tab_figure(name, g))
-            keep_state(fig)
+            fig = self.figures[name] = LiveFigure(tab_figure(name, g))
             box.children = fitted(fig)
         else:
             synced_update(view, g)
@@ -178,8 +177,7 @@ class Replay(w.VBox):
         g = self.position
         base = views.map_figure(g, height=self.height, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        fig = go.FigureWidget(base)
-        keep_state(fig)
+        fig = LiveFigure(base)
         self._view_keys["map"] = self._key("map")
         return fig
 

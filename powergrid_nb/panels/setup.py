@@ -13,8 +13,20 @@ from powergrid_nb.engine.board.maps import builtin_maps, load_map
 from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
 from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
 
-from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
-from .board import keep_state, sync_state
+from ._widgets import (
+    ERROR,
+    HUMAN,
+    LiveFigure,
+    button,
+    close_all,
+    esc,
+    heading,
+    label,
+    note,
+    seat_kinds,
+    tree,
+    with_class,
+)
 
 
 def region_figure(map_name: str, edition: str, chosen: list[str]) -> go.Figure:
@@ -64,8 +76,7 @@ class SetupForm(w.VBox):
         self.kinds: list[w.Dropdown] = []
         self._rows: list[w.HBox] = []  # one per seat made so far, shown for the first n seats
         self.seat_box = w.VBox()
-        self.region_map = go.FigureWidget(region_figure("germany", "original", []))
-        keep_state(self.region_map)
+        self.region_map = LiveFigure(region_figure("germany", "original", []))
         self.error = label(cls="pg-setup-error")
         start = button("Start", "pg-start", self.start, style="success")
         actions = [start] + ([button("Cancel", "pg-cancel", on_cancel)] if on_cancel else [])
@@ -123,7 +134,6 @@ class SetupForm(w.VBox):
             self.region_map.layout = fig.layout
         for trace in self.region_map.data:
             trace.on_click(self._region_click)
-        sync_state(self.region_map)
 
     def _draw_regions(self) -> None:
         chosen = set(self.regions.value)
@@ -132,7 +142,6 @@ class SetupForm(w.VBox):
                 on = t.name in chosen
                 t.marker.size, t.marker.opacity = (11 if on else 8), (1 if on else 0.3)
                 t.marker.line.width = 1.5 if on else 0
-        sync_state(self.region_map)
 
     def _region_click(self, trace: Any, points: Any, _state: Any) -> None:
         if not points.point_inds:
