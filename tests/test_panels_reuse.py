@@ -90,9 +90,10 @@ def test_a_click_makes_browser_models_only_for_the_widgets_it_shows():
     assert opened and opened <= {id(x) for x in tree([t])}
 
 
-def test_a_panel_control_no_longer_shown_is_closed():
+def test_a_panel_control_no_longer_shown_is_closed_and_one_still_shown_is_kept():
     t = table_for(game_at(phase=3, round=2))
-    done = one(t, "pg-done")
-    click(t, "pg-done")  # the next player's turn: a bot's, or another phase's panel
-    if not has(t.actions, "pg-done"):
-        assert done.comm is None
+    buy, done = one(t, "pg-buy"), one(t, "pg-done")
+    click(t, "pg-done")  # on to the building phase: a Done button again, no Buy
+    assert t.game.phase == 4 and not has(t.actions, "pg-buy")
+    assert buy.comm is None  # closed: its browser model freed
+    assert one(t, "pg-done") is done and done.comm is not None
