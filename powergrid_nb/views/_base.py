@@ -210,7 +210,9 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
     """Refresh a view (a ``go.Figure`` or ``go.FigureWidget``) in place for the game's current state.
 
     Trace data, annotations and shapes are replaced; the figure object, and so a displayed widget,
-    stays the same. ``changes`` override the view's arguments (e.g. ``player="Bo"``).
+    stays the same. ``changes`` override the view's arguments (e.g. ``player="Bo"``). What changed is
+    told from what the last update set (:class:`_Shown`): a trace property changed by hand in between
+    stays as it is unless the game changes it.
     """
     meta = fig.layout.meta
     if not isinstance(meta, dict) or meta.get("view") not in BUILDERS:
