@@ -1,12 +1,16 @@
-"""A panel shown again keeps the buttons and labels the browser already shows (fewer views to build
-per click), and those buttons carry out the new render's action."""
+"""A panel shown again keeps the buttons and labels the browser already shows, updated in place (fewer
+views to build per click), and those buttons carry out the new render's action."""
 
+import gc
+
+import ipywidgets as w
 from _panels import (  # noqa: F401
     YOU,
     click,
     click_errors_fail,
     find,
     game_at,
+    has,
     one,
     opening_table,
     table_for,
@@ -15,6 +19,7 @@ from _panels import (  # noqa: F401
 
 from powergrid_nb import Open, new_game
 from powergrid_nb.bots import make_bot, play
+from powergrid_nb.panels._widgets import tree
 
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 
@@ -57,44 +62,38 @@ def test_replaced_widgets_are_closed_and_shown_ones_stay_open():
         assert (x.comm is not None) == (id(x) in shown)
 
 
-def test_a_click_sends_the_browser_only_the_widgets_it_shows(monkeypatch):
-    """A new render is merged into the panel shown: a widget of it reaches the browser (a comm opened,
-    its model built there) only if it is shown, not to be closed again at once."""
-    from powergrid_nb.panels import _widgets
+def open_widgets():
+    """Every widget of the kernel that has a browser model (an open comm)."""
+    return {id(x): x for x in gc.get_objects() if isinstance(x, w.Widget) and x.comm is not None}
 
+
+def test_a_click_makes_browser_models_only_for_the_widgets_it_shows():
+    """A new render updates the controls shown in place: a click opens a widget (a comm, a model built in
+    the browser) only if it is shown, not to be closed again at once; a stepper click opens none."""
     t = table_for(game_at(phase=3, round=2))
-    sent: list = []
-    real = _widgets._OPEN
-
-    def counting(x):
-        sent.append(x)
-        real(x)
-
-    monkeypatch.setattr(_widgets, "_OPEN", counting)
-
-    def new_and_not_shared(before):
-        shared = {id(x) for x in _widgets._SHARED.values()}  # one per setting, kept for later renders
-        return ({id(x) for x in _widgets.tree([t]) if id(x) not in before | shared},
-                {id(x) for x in sent if id(x) not in shared})
-
     for _ in range(3):
-        before = {id(x) for x in _widgets.tree([t])}
+        before = open_widgets()
         first_enabled_plus(t).click()
-        shown, opened = new_and_not_shared(before)
-        assert opened == shown
-        sent.clear()
+        assert set(open_widgets()) - set(before) == set()
     for cls in ("pg-buy", "pg-done"):  # new positions
-        before = {id(x) for x in _widgets.tree([t])}
+        before = open_widgets()
         click(t, cls)
-        shown, opened = new_and_not_shared(before)
-        assert opened == shown
-        sent.clear()
+        shown = {id(x) for x in tree([t])}
+        assert set(open_widgets()) - set(before) <= shown
     g = new_game([YOU, "Bo", "Cy"], seed=7)
     play(g, {p: make_bot("heuristic", seed=i) for i, p in enumerate(g.players)},
          until=lambda h: h.round >= 2 and h.phase == 4 and h.current_player == YOU)
     t = table_for(g)
-    before = {id(x) for x in _widgets.tree([t])}
-    sent.clear()
-    click(t, "pg-add")  # the queue and the build button appear: new widgets, shown, so sent
-    shown, opened = new_and_not_shared(before)
-    assert opened and opened == shown
+    before = open_widgets()
+    click(t, "pg-add")  # the queue and the build buttons appear: new widgets, shown
+    opened = set(open_widgets()) - set(before)
+    assert opened and opened <= {id(x) for x in tree([t])}
+
+
+def test_a_panel_control_no_longer_shown_is_closed_and_one_still_shown_is_kept():
+    t = table_for(game_at(phase=3, round=2))
+    buy, done = one(t, "pg-buy"), one(t, "pg-done")
+    click(t, "pg-done")  # on to the building phase: a Done button again, no Buy
+    assert t.game.phase == 4 and not has(t.actions, "pg-buy")
+    assert buy.comm is None  # closed: its browser model freed
+    assert one(t, "pg-done") is done and done.comm is not None

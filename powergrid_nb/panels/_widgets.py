@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import anywidget
 import ipywidgets as w
+import plotly.graph_objects as go
+import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
+from plotly.serializers import custom_serializers
 
 from powergrid_nb.bots import BOTS
 from powergrid_nb.views.mapboard import NOMINAL_WIDTH
@@ -38,79 +42,35 @@ def seat_kinds() -> list[str]:
 def shared(kind: type[w.Widget], **traits: Any) -> w.Widget:
     """One ``Layout`` or style widget per distinct setting, reused by every button and label.
 
-    Each ipywidgets control otherwise brings its own layout and style models: a panel re-render opened
-    three models per control (three comm messages, three front-end models to build) and, as replaced
-    panels close only their controls, left the other two behind. Never mutate a shared one."""
+    Each ipywidgets control otherwise brings its own layout and style models (three models, three comm
+    messages, per control). Never mutate a shared one."""
     key = (kind, tuple(sorted(traits.items())))
     obj = _SHARED.get(key)
     if obj is None or getattr(obj, "comm", True) is None:  # closed (e.g. by Widget.close_all())
         obj = _SHARED[key] = kind(**traits)
-        opened([obj])  # kept for every later render: sent now, even inside unopened()
     return obj
 
 
 _SHARED: dict[tuple, w.Widget] = {}
-
-# A panel is rendered anew at every click and mostly merged into the one shown (reuse()): each new
-# widget used to open its comm at once, so the browser built a model for every control of every render
-# (some 40 KiB of messages a click) only to close most of them. Inside unopened(), a widget is made
-# without a comm; opened() sends the few that are shown. ipywidgets' constructor always calls open(),
-# so open() itself checks the flag (outside unopened() it is ipywidgets' own).
-_OPEN = w.Widget.open
-_DEFERRED = [False]
-
-
-def _open_unless_deferred(self: w.Widget) -> None:
-    if not _DEFERRED[0]:
-        _OPEN(self)
-
-
-w.Widget.open = _open_unless_deferred
-
-
-@contextmanager
-def unopened() -> Iterator[None]:
-    """Widgets made inside stay in the kernel (no comm, nothing sent) until :func:`opened`."""
-    before, _DEFERRED[0] = _DEFERRED[0], True
-    try:
-        yield
-    finally:
-        _DEFERRED[0] = before
-
-
-def opened(widgets: Iterable[w.Widget]) -> None:
-    """Send to the browser every widget of these trees made in :func:`unopened`, each after the widgets
-    its state names (children, layout, style), whose model ids it carries."""
-    for x in widgets:
-        if x.comm is not None:
-            continue
-        for key in x.keys:
-            value = getattr(x, key)
-            refs = value if isinstance(value, tuple | list) else (value,)
-            opened(y for y in refs if isinstance(y, w.Widget))
-        _OPEN(x)
 
 
 def button(text: str, cls: str, on_click: Callable[[], Any] | None = None, *, style: str = "",
            tooltip: str = "", disabled: bool = False, width: str | None = None) -> w.Button:
     """A button with a ``pg-…`` class whose click calls ``on_click()``."""
     b = w.Button(description=text, button_style=style, tooltip=tooltip or text, disabled=disabled,
-                 layout=shared(w.Layout, width=width or "auto"), style=shared(w.ButtonStyle),
-                 _dom_classes=(cls,))  # in the opening state: add_class() would send one more message
-    b._pg_on_click = on_click  # read at click time: reuse() hands a shown button a new render's action
-    b.on_click(_clicked)
+                 layout=shared(w.Layout, width=width or "auto"), style=shared(w.ButtonStyle))
+    b.add_class(cls)
+    if on_click is not None:
+        b.on_click(lambda _b: on_click())
     return b
-
-
-def _clicked(b: w.Button) -> None:
-    if b._pg_on_click is not None:
-        b._pg_on_click()
 
 
 def label(value: str = "", cls: str = "", **layout: Any) -> w.HTML:
     """An HTML label; ``value`` is HTML (escape user text with :func:`esc`)."""
-    return w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle),
-                  _dom_classes=(cls,) if cls else ())
+    x = w.HTML(value, layout=shared(w.Layout, **layout), style=shared(HTMLStyle))
+    if cls:
+        x.add_class(cls)
+    return x
 
 
 def esc(text: Any) -> str:
@@ -121,8 +81,12 @@ def note(text: str, colour: str = INFO) -> str:
     return f'<div style="color:{colour}">{text}</div>'
 
 
+def heading_html(text: str) -> str:
+    return f"<b style='font-size:1.1em'>{esc(text)}</b>"
+
+
 def heading(text: str) -> w.HTML:
-    return label(f"<b style='font-size:1.1em'>{esc(text)}</b>")
+    return label(heading_html(text))
 
 
 def with_class(widget: w.Widget, cls: str) -> w.Widget:
@@ -153,40 +117,134 @@ def close_all(widgets: list[w.Widget], keep: set[int]) -> None:
             x.close()
 
 
-_SAME = {w.Button: ("description", "disabled", "button_style", "tooltip", "icon", "layout", "style"),
-         w.HTML: ("value", "layout", "style")}
+# a selection's value is an index into its options: other options, another widget (see Controls.control)
+_SELECTIONS = (w.Select, w.ToggleButtons, w.RadioButtons, w.SelectionSlider, w.Dropdown)
 
 
-def reuse(old: w.Widget | None, new: w.Widget, kept: set[int]) -> w.Widget:
-    """What to show for ``new``: ``old`` made to look like it when both are the same kind of box,
-    button or label (the browser then keeps its views instead of building new ones), else ``new``.
+class Controls:
+    """The widgets of a phase panel, kept from one render to the next and updated in place.
 
-    A reused button takes the new one's action; ``kept`` collects the old widgets kept."""
-    kind = type(new)
-    if (old is None or type(old) is not kind or id(old) in kept or old._dom_classes != new._dom_classes
-            or (kind is w.Button and not hasattr(new, "_pg_on_click"))):
-        return new
-    if kind in (w.HBox, w.VBox, w.Box):
-        if old.layout.get_state() != new.layout.get_state():
-            return new
-        olds = list(old.children)
-        kids = tuple(reuse(olds[i] if i < len(olds) else None, n, kept) for i, n in enumerate(new.children))
-        if tuple(old.children) != kids:
-            opened(kids)
-            old.children = kids
-    elif kind in _SAME:
-        for trait in _SAME[kind]:
-            value = getattr(new, trait)
-            if getattr(old, trait) is not value and getattr(old, trait) != value:
-                if isinstance(value, w.Widget):
-                    opened([value])
-                setattr(old, trait, value)
-        if kind is w.Button:
-            old._pg_on_click = new._pg_on_click
-    else:
-        return new
-    kept.add(id(old))
-    return old
+    A panel is rendered anew at every click (its pending choice changed, or the game moved on). Inside
+    :meth:`render`, each control a panel asks for (by kind, CSS classes and how many of those came
+    before it) is the one the last render made, its text, state and action set to the new render's
+    (only what differs is sent to the browser), or a new one when the last render had none; the
+    controls of the last render not asked for again are closed when the render ends. So a click sends
+    the few traits that changed instead of building a browser model for every control."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple, w.Widget] = {}
+        self._now: dict[tuple, w.Widget] | None = None
+        self._classes: WeakKeyDictionary[w.Widget, tuple[str, ...]] = WeakKeyDictionary()
+        # a control's action: a closed button keeps its last (a click of a stale page reports why)
+        self._actions: WeakKeyDictionary[w.Widget, Callable[..., Any] | None] = WeakKeyDictionary()
+        self._quiet = False  # while a render sets a control's value: not the player's change
+
+    @contextmanager
+    def render(self) -> Iterator[None]:
+        """Controls asked for inside are kept or made; the last render's others are closed at the end
+        (after the caller has shown the new ones)."""
+        self._now = {}
+        try:
+            yield
+        finally:
+            now, self._now = self._now, None
+            kept = {id(x) for x in now.values()}
+            for x in self._last.values():
+                if id(x) not in kept:
+                    self._forget(x)
+            self._last = now
+
+    def _forget(self, x: w.Widget) -> None:
+        own = [p for p in (getattr(x, "layout", None), getattr(x, "style", None)) if isinstance(p, w.Widget)]
+        x.close()
+        shared_ids = set(map(id, _SHARED.values()))
+        for p in own:
+            if id(p) not in shared_ids:
+                p.close()
+
+    def _get(self, kind: type[w.Widget], cls: str, traits: dict[str, Any],
+             action: Callable[..., Any] | None = None) -> w.Widget:
+        assert self._now is not None, "controls are asked for inside Controls.render()"
+        classes = tuple(cls.split())
+        n = 0
+        while (kind, classes, n) in self._now:
+            n += 1
+        key = (kind, classes, n)
+        x = self._last.get(key)
+        if x is not None and kind in _SELECTIONS and tuple(x.options) != tuple(traits["options"]):
+            x = None  # new options: a new widget (the old one is closed with the render)
+        if x is None:
+            x = kind(**traits)
+            for c in classes:
+                x.add_class(c)
+            self._classes[x] = classes
+            if isinstance(x, w.Button):
+                x.on_click(self._clicked)
+            elif x.has_trait("value") and not isinstance(x, w.HTML | w.Box):
+                x.observe(self._changed, names="value")
+        else:
+            self._set(x, traits)
+        self._actions[x] = action
+        self._now[key] = x
+        return x
+
+    def _set(self, x: w.Widget, traits: dict[str, Any]) -> None:
+        changed = {k: v for k, v in traits.items() if k != "options" and getattr(x, k) != v}
+        if not changed:
+            return
+        self._quiet = True
+        try:
+            with x.hold_sync(), x.hold_trait_notifications():
+                for k, v in changed.items():
+                    setattr(x, k, v)
+        finally:
+            self._quiet = False
+
+    def _clicked(self, b: w.Button) -> None:
+        action = self._actions.get(b)
+        if action is not None:
+            action()
+
+    def _changed(self, change: dict[str, Any]) -> None:
+        action = self._actions.get(change["owner"])
+        if action is not None and not self._quiet:
+            action(change)
+
+    def find(self, cls: str) -> w.Widget | None:
+        """The control of the last (or current) render that has class ``cls``."""
+        for x in (self._now or self._last).values():
+            if cls in self._classes.get(x, ()):
+                return x
+        return None
+
+    # --- what panels ask for -------------------------------------------------------------------------
+    def button(self, text: str, cls: str, on_click: Callable[[], Any] | None = None, *, style: str = "",
+               tooltip: str = "", disabled: bool = False, width: str | None = None) -> w.Button:
+        """A button with the ``pg-…`` classes ``cls`` (space separated) whose click calls ``on_click()``."""
+        return self._get(w.Button, cls, {
+            "description": text, "button_style": style, "tooltip": tooltip or text, "disabled": disabled,
+            "layout": shared(w.Layout, width=width or "auto"), "style": shared(w.ButtonStyle)}, on_click)
+
+    def label(self, value: str = "", cls: str = "", **layout: Any) -> w.HTML:
+        """An HTML label; ``value`` is HTML (escape user text with :func:`esc`)."""
+        return self._get(w.HTML, cls, {"value": value, "layout": shared(w.Layout, **layout),
+                                       "style": shared(HTMLStyle)})
+
+    def heading(self, text: str) -> w.HTML:
+        return self.label(heading_html(text))
+
+    def box(self, kind: type[w.Box], children: list[w.Widget], cls: str = "", **layout: Any) -> w.Box:
+        """An ``HBox`` or ``VBox`` of controls asked for in this render."""
+        return self._get(kind, cls, {"children": tuple(children), "layout": shared(w.Layout, **layout)})
+
+    def control(self, kind: type[w.Widget], cls: str,
+                on_change: Callable[[dict[str, Any]], Any] | None = None, *,
+                layout: dict[str, Any] | None = None, **traits: Any) -> w.Widget:
+        """An input (``kind``: a checkbox, a number, a selection ...) with the classes ``cls``;
+        ``on_change(change)`` is called when the player changes its value (not when a render sets it).
+        A ``style`` is best a :func:`shared` one."""
+        traits["layout"] = shared(w.Layout, **(layout or {}))
+        return self._get(kind, cls, traits, on_change)
 
 
 class PhasePanel:
@@ -206,11 +264,14 @@ class PhasePanel:
         """Show this panel again after a pending choice changed (no engine action)."""
         self.table.show_panel()
 
+    @property
+    def ui(self) -> Controls:
+        """The table's controls: what ``render`` asks for its widgets (kept from render to render)."""
+        return self.table.controls
+
     def shown(self, cls: str) -> w.Widget | None:
-        """The widget with class ``cls`` the table shows now (a render's own may have been
-        replaced by the one already shown, see :func:`reuse`)."""
-        return next((x for x in tree(self.table.actions.children) if cls in getattr(x, "_dom_classes", ())),
-                    None)
+        """The control with class ``cls`` the table shows now."""
+        return self.ui.find(cls)
 
     def plan(self) -> list[str]:
         """Cities to preview on the map (the build queue)."""
@@ -256,10 +317,10 @@ class ClickGuard(anywidget.AnyWidget):
 
 
 _FIT_JS = """
-// a figure's view takes its box's width (not its drawing's), so a resize can fit the drawing to it
+// a figure's view takes its box's width (not its drawing's); the kernel draws the figure at that width
 const CSS = '%(css)s';
 export default {
-  render({ el }) {
+  render({ model, el }) {
     if (!document.getElementById('%(box)s-fit')) {
       const style = document.createElement('style');
       style.id = '%(box)s-fit';
@@ -269,15 +330,16 @@ export default {
     let box = null;
     const fit = (tries = 0) => {
       const gd = box && box.querySelector('.js-plotly-plot');
-      if (!gd || !gd._fullLayout || !box.clientWidth) {  // not drawn, or its box not shown yet
+      const svg = gd && gd.querySelector('.main-svg');
+      if (!svg || !box.clientWidth) {  // not drawn, or its box not shown yet
         if (tries < 600) requestAnimationFrame(() => fit(tries + 1));
         return;
       }
-      // the width Plotly's resize takes (clientWidth would leave out a scrollbar: never equal)
-      if (Math.abs(gd._fullLayout.width - parseFloat(getComputedStyle(gd).width)) >= 2) {
-        // each FigureWidget without a set width then fits its view (with its own Plotly: window.Plotly
-        // may be another copy, whose redraw would drop the widget's click handlers)
-        window.dispatchEvent(new Event('resize'));
+      // the view's width (clientWidth would leave out a scrollbar: never equal) and the drawing's
+      const want = Math.round(parseFloat(getComputedStyle(gd).width));
+      if (Math.abs(parseFloat(svg.getAttribute('width')) - want) >= 2 && model.get('width') !== want) {
+        model.set('width', want);  // the kernel sets the figure's layout width (Fit.width)
+        model.save_changes();
       }
     };
     let width = null;
@@ -306,22 +368,62 @@ def fit_js(box: str, css: str) -> str:
     return _FIT_JS % {"box": box, "css": css}
 
 
-class FitMap(anywidget.AnyWidget):
-    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
-    the board's labels were placed for (narrower, it keeps that width, as before).
+# the figure a FigureWidget's front end draws first: its synced state, named so by Plotly's widget
+_DRAWN = {"_widget_data": "data", "_widget_layout": "layout"}
 
-    A FigureWidget drawn before its box has a size takes Plotly's default width (700 px), whatever
-    the box: a wide Voila page showed a gap of a third of the map beside it."""
+
+class LiveFigure(go.FigureWidget):
+    """A Plotly FigureWidget whose state, as a page connecting now gets it, is the figure now.
+
+    Updates travel as one-shot messages that only existing front-end models apply, and Plotly sends a
+    page the figure its constructor had: a page that connects later (Voila runs the notebook first; a
+    page reloaded during a lesson; a second tab) would draw that. ipywidgets gives a page the state
+    :meth:`get_state` returns, so this one gives the figure now (``to_plotly_json``)."""
+
+    _built = False  # the widget opens (and so asks its state) before Plotly has built the figure
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._built = True
+
+    def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        state = super().get_state(key, drop_defaults)
+        if not self._built:
+            return state
+        keys = self.keys if key is None else [key] if isinstance(key, str) else list(key)
+        wanted = [k for k in _DRAWN if k in keys]
+        if wanted:
+            figure = self.to_plotly_json()
+            for k in wanted:
+                state[k] = custom_serializers["to_json"](figure[_DRAWN[k]], self)
+        return state
+
+
+class Fit(anywidget.AnyWidget):
+    """Keeps the FigureWidget ``fig`` as wide as its box: the page sets ``width`` whenever the box's
+    width and the drawing's differ, and the figure's layout takes it (a FigureWidget drawn before its
+    box has a size takes Plotly's default 700 px, whatever the box)."""
+
+    width = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, fig: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.observe(lambda c: c["new"] and fig.update_layout(width=c["new"]), names="width")
+
+
+class FitMap(Fit):
+    """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
+    the board's labels were placed for (narrower, it keeps that width, as before): a wide Voila page
+    showed a gap of a third of the map beside it."""
 
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
     _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "
                   f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }}")
 
 
-class FitTab(anywidget.AnyWidget):
+class FitTab(Fit):
     """Fits the figure of its box (class ``pg-fit-box``) to the box's width whenever the box is resized
-    or shown: a FigureWidget drawn before its tab is laid out takes Plotly's default 700 px, and the
-    History figure's subplot titles then run into each other."""
+    or shown: drawn before its tab is laid out, the History figure's subplot titles ran into each other."""
 
     _esm = fit_js("pg-fit-box", ".pg-fit-box > .js-plotly-plot { flex: 1 1 auto; width: 100%; }")
 
@@ -335,5 +437,4 @@ def fit_box() -> w.Box:
 
 def fitted(fig: Any) -> list[w.Widget]:
     """The children of a :func:`fit_box` showing the FigureWidget ``fig`` at the box's width."""
-    fig._config = {**fig._config, "responsive": True}  # FitTab's resize event reaches it
-    return [fig, FitTab(layout=shared(w.Layout, display="none"))]
+    return [fig, FitTab(fig, layout=shared(w.Layout, display="none"))]

@@ -10,7 +10,7 @@ from powergrid_nb.engine.actions import Bid, Discard, Open, Pass
 from powergrid_nb.engine.gamelog import count, verb
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
-from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, PhasePanel, esc, note, shared
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -60,33 +60,33 @@ class AuctionPanel(PhasePanel):
         can_pass = any(isinstance(a, Pass) for a in legal)
         if self.selected not in opens:
             self.selected = min(opens) if opens else None
-        cards = []
-        for n in g.current_market():
-            b = button(f"{plant_caption(n)} · min {g.min_bid(n)}", f"pg-plant-{n}",
-                       lambda n=n: self.plant_clicked(n), disabled=n not in opens,
-                       style="info" if n == self.selected else "",
-                       tooltip=f"plant {n}" + ("" if n in opens else f": {player} cannot pay {g.min_bid(n)}"))
-            b.add_class("pg-plant")
-            cards.append(b)
-        kids: list[w.Widget] = [heading(f"{player}: open an auction"),
-                                label(note("Choose a plant of the current market (or click its card in "
-                                           "the plant market tab), then your bid.")),
-                                w.VBox(cards)]
+        ui = self.ui
+        cards = [ui.button(f"{plant_caption(n)} · min {g.min_bid(n)}", f"pg-plant-{n} pg-plant",
+                           lambda n=n: self.plant_clicked(n), disabled=n not in opens,
+                           style="info" if n == self.selected else "",
+                           tooltip=f"plant {n}" + ("" if n in opens
+                                                   else f": {player} cannot pay {g.min_bid(n)}"))
+                 for n in g.current_market()]
+        kids: list[w.Widget] = [ui.heading(f"{player}: open an auction"),
+                                ui.label(note("Choose a plant of the current market (or click its card in "
+                                              "the plant market tab), then your bid.")),
+                                ui.box(w.VBox, cards)]
         if self.selected is not None:
             bids = opens[self.selected]
-            amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
-                                                 description="Bid", layout=w.Layout(width="170px")),
-                                "pg-bid-amount")
-            go = button(f"Open plant {self.selected} at {bids[0]}", "pg-open",
-                        lambda: self.table.submit(Open(player, self.selected, amount.value)), style="success")
-            amount.observe(lambda c: self._relabel("pg-open", f"Open plant {self.selected} at {c['new']}"),
-                           names="value")
-            kids.append(w.HBox([amount, go]))
+            amount = ui.control(w.BoundedIntText, "pg-bid-amount",
+                                lambda c: self._relabel("pg-open",
+                                                        f"Open plant {self.selected} at {c['new']}"),
+                                value=bids[0], min=bids[0], max=bids[-1], step=1, description="Bid",
+                                layout={"width": "170px"})
+            go = ui.button(f"Open plant {self.selected} at {bids[0]}", "pg-open",
+                           lambda: self.table.submit(Open(player, self.selected, amount.value)),
+                           style="success")
+            kids.append(ui.box(w.HBox, [amount, go]))
         if can_pass:
-            kids.append(button("Pass (no plant this round)", "pg-pass",
-                               lambda: self.table.submit(Pass(player))))
+            kids.append(ui.button("Pass (no plant this round)", "pg-pass",
+                                  lambda: self.table.submit(Pass(player))))
         else:
-            kids.append(label(note("Round 1: every player buys a plant, passing is not allowed (R35).")))
+            kids.append(ui.label(note("Round 1: every player buys a plant, passing is not allowed (R35).")))
         return kids
 
     def plant_clicked(self, plant: int) -> None:
@@ -113,23 +113,25 @@ class AuctionPanel(PhasePanel):
     # --- an auction in progress --------------------------------------------------------------------
     def _bidding(self, g: Game, player: str, legal: list[Any], running: AuctionView) -> list[w.Widget]:
         plant, high, leader, still = running
+        ui = self.ui
         kids: list[w.Widget] = [
-            heading(f"Auction of plant {plant}"),
-            label(note(f"<b>{esc(leader)}</b> {verb(leader, 'leads')} at <b>{high}</b> Elektro. "
+            ui.heading(f"Auction of plant {plant}"),
+            ui.label(note(f"<b>{esc(leader)}</b> {verb(leader, 'leads')} at <b>{high}</b> Elektro. "
                        f"{esc(player)} {verb(player, 'has')} {g.money(player)} Elektro. "
                        f"Still in: {esc(', '.join(still))}."))]
         bids = [a.amount for a in legal if isinstance(a, Bid)]
         if bids:
-            amount = with_class(w.BoundedIntText(value=bids[0], min=bids[0], max=bids[-1], step=1,
-                                                 description="Bid", layout=w.Layout(width="170px")),
-                                "pg-bid-amount")
-            raise_ = button(f"Bid {bids[0]}", "pg-raise",
-                            lambda: self.table.submit(Bid(player, amount.value)), style="success")
-            amount.observe(lambda c: self._relabel("pg-raise", f"Bid {c['new']}"), names="value")
-            kids.append(w.HBox([amount, raise_]))
+            amount = ui.control(w.BoundedIntText, "pg-bid-amount",
+                                lambda c: self._relabel("pg-raise", f"Bid {c['new']}"),
+                                value=bids[0], min=bids[0], max=bids[-1], step=1, description="Bid",
+                                layout={"width": "170px"})
+            raise_ = ui.button(f"Bid {bids[0]}", "pg-raise",
+                               lambda: self.table.submit(Bid(player, amount.value)), style="success")
+            kids.append(ui.box(w.HBox, [amount, raise_]))
         else:
-            kids.append(label(note(f"{esc(player)} cannot bid more than {g.money(player)} Elektro.")))
-        kids.append(button("Pass (leave this auction)", "pg-pass", lambda: self.table.submit(Pass(player))))
+            kids.append(ui.label(note(f"{esc(player)} cannot bid more than {g.money(player)} Elektro.")))
+        kids.append(ui.button("Pass (leave this auction)", "pg-pass",
+                              lambda: self.table.submit(Pass(player))))
         return kids
 
     # --- over the plant limit: discard --------------------------------------------------------------
@@ -137,21 +139,21 @@ class AuctionPanel(PhasePanel):
         plants = sorted({a.plant for a in options})
         if self.discard_plant not in plants:
             self.discard_plant = plants[0]
-        pick = with_class(w.ToggleButtons(options=[(plant_caption(n), n) for n in plants],
-                                          value=self.discard_plant, style={"button_width": "auto"}),
-                          "pg-discard-plant")
+        ui = self.ui
 
         def choose(change: dict) -> None:
             self.discard_plant = change["new"]
             self.rerender()
 
-        pick.observe(choose, names="value")
+        pick = ui.control(w.ToggleButtons, "pg-discard-plant", choose,
+                          options=[(plant_caption(n), n) for n in plants], value=self.discard_plant,
+                          style=shared(w.ToggleButtonsStyle, button_width="auto"))
         keeps = [a for a in options if a.plant == self.discard_plant]
-        keep = with_class(w.RadioButtons(options=[(keep_text(a.keep), a) for a in keeps], value=keeps[0]),
-                          "pg-keep")
-        return [heading(f"{player}: over the plant limit of {g.plant_limit}"),
-                label(note("Discard one of your older plants (R36); tokens that no longer fit go back "
-                           "to the supply (R37).")),
-                pick, label(note("Tokens to keep:")), keep,
-                button(f"Discard plant {self.discard_plant}", "pg-discard",
-                       lambda: self.table.submit(keep.value), style="danger")]
+        keep = ui.control(w.RadioButtons, "pg-keep", options=[(keep_text(a.keep), a) for a in keeps],
+                          value=keeps[0])
+        return [ui.heading(f"{player}: over the plant limit of {g.plant_limit}"),
+                ui.label(note("Discard one of your older plants (R36); tokens that no longer fit go back "
+                              "to the supply (R37).")),
+                pick, ui.label(note("Tokens to keep:")), keep,
+                ui.button(f"Discard plant {self.discard_plant}", "pg-discard",
+                          lambda: self.table.submit(keep.value), style="danger")]

@@ -8,7 +8,6 @@ key, the same figure), and a tab only when it is visible, so a click costs one o
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -19,7 +18,7 @@ from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
-from ._widgets import fit_box, fitted
+from ._widgets import LiveFigure, fit_box, fitted
 from .market import MarketView
 from .rules import RulesView
 
@@ -32,35 +31,10 @@ FIGURE_TABS = ("Resources", "Players", "History")
 TABS = ("Plant market", *FIGURE_TABS, "Rules")
 
 
-def keep_state(fig: go.FigureWidget) -> None:
-    """Make a FigureWidget's synced state match its figure until a browser view reports in.
-
-    Updates travel as one-shot messages that only an existing front-end model applies; a page that
-    connects later (Voila runs the notebook first) would get the constructor state. So until a view
-    has drawn the figure (it then reports trace and layout deltas), every update also rewrites the
-    widget state.
-    """
-    shown: list[bool] = []
-
-    def seen(_change: Any) -> None:
-        shown.append(True)
-
-    fig.observe(seen, names=["_js2py_traceDeltas", "_js2py_layoutDelta"])
-
-    def sync() -> None:
-        if not shown:
-            fig._widget_data = deepcopy(fig._data)
-            fig._widget_layout = deepcopy(fig._layout_obj._props)
-
-    fig._pg_sync = sync
-
-
 def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
-    """``views.update`` plus :func:`keep_state`'s state rewrite."""
+    """``views.update`` of a figure shown (a :class:`LiveFigure` gives a page connecting later the
+    figure as it is then)."""
     views.update(fig, g, **changes)
-    sync = getattr(fig, "_pg_sync", None)
-    if sync is not None:
-        sync()
 
 
 class Board:
@@ -75,10 +49,8 @@ class Board:
         base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=height,
                                 title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        self.map = go.FigureWidget(base)
-        # refit on a window resize (panels/_widgets.FitMap sends one when the map's box is resized)
-        self.map._config = {**self.map._config, "responsive": True}
-        keep_state(self.map)
+        self.map = LiveFigure(base)
+        # as wide as its box: panels/_widgets.FitMap, beside it in the table
         for trace in self.map.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
@@ -163,8 +135,7 @@ class Board:
             return
         fig = self.figures[name]
         if fig is None:
-            fig = self.figures[name] = go.FigureWidget(self.builders[name](g))
-            keep_state(fig)
+            fig = self.figures[name] = LiveFigure(self.builders[name](g))
             self.tabs.children[TABS.index(name)].children = fitted(fig)
         elif name == "Resources":
             synced_update(fig, g, player=self.table.viewer())

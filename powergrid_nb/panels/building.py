@@ -10,7 +10,7 @@ import ipywidgets as w
 
 from powergrid_nb.engine.actions import Build, Done, MarkCity
 
-from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, shared, with_class
+from ._widgets import ERROR, PhasePanel, esc, note
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.board.network import PlanStep
@@ -52,28 +52,29 @@ class BuildPanel(PhasePanel):
             if not s.rule:  # plan_build marks a step over the player's money (R64)
                 options.append((s.cost, city, s))
         options.sort()
-        kids: list[w.Widget] = [heading(f"{player}: build ({money} Elektro)")]
+        ui = self.ui
+        kids: list[w.Widget] = [ui.heading(f"{player}: build ({money} Elektro)")]
         if options:
             labels = [(f"{c} · {s.connection} link + {s.slot_price} house = {s.cost}"
                        + (f" (from {s.path[0]})" if len(s.path) > 1 else ""), c) for _, c, s in options]
-            pick = with_class(w.Select(options=labels, rows=min(8, len(options)),
-                                       layout=shared(w.Layout, width=LIST_WIDTH)), "pg-candidates")
-            kids += [label(note("Add cities in the order to build them: choose one and Add, or click "
-                                "a city on the map. Costs count the cities queued before.")),
-                     pick, button("Add to queue", "pg-add", lambda: self.add(pick.value))]
+            pick = ui.control(w.Select, "pg-candidates", options=labels, rows=min(8, len(options)),
+                              layout={"width": LIST_WIDTH})
+            kids += [ui.label(note("Add cities in the order to build them: choose one and Add, or click "
+                                   "a city on the map. Costs count the cities queued before.")),
+                     pick, ui.button("Add to queue", "pg-add", lambda: self.add(pick.value))]
         else:
-            kids.append(label(note("No more cities affordable now." if self.queue else
-                                   f"{esc(player)} cannot build anywhere now.")))
+            kids.append(ui.label(note("No more cities affordable now." if self.queue else
+                                      f"{esc(player)} cannot build anywhere now.")))
         if steps:
             lines = "".join(f"<li>{step_text(s)} (total {s.total})</li>" for s in steps)
-            kids.append(label(f"<b>Queue</b><ol style='margin:2px 0'>{lines}</ol>", "pg-queue"))
+            kids.append(ui.label(f"<b>Queue</b><ol style='margin:2px 0'>{lines}</ol>", "pg-queue"))
             can = all(not s.rule for s in steps)
-            kids.append(w.HBox([
-                button(f"Build {len(steps)} for {spent}", "pg-build", self._build, style="success",
-                       disabled=not can),
-                button("Remove last", "pg-unqueue", self._unqueue),
-                button("Clear", "pg-clear", self._clear)]))
-        kids.append(button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player))))
+            kids.append(ui.box(w.HBox, [
+                ui.button(f"Build {len(steps)} for {spent}", "pg-build", self._build, style="success",
+                          disabled=not can),
+                ui.button("Remove last", "pg-unqueue", self._unqueue),
+                ui.button("Clear", "pg-clear", self._clear)]))
+        kids.append(ui.button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player))))
         return kids
 
     def add(self, city: str | None) -> None:
@@ -121,11 +122,12 @@ class StartCitiesPanel(PhasePanel):
 
     def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
         cities = sorted(a.city for a in legal if isinstance(a, MarkCity))
-        pick = with_class(w.Select(options=cities, rows=min(10, len(cities)),
-                                   layout=shared(w.Layout, width=LIST_WIDTH)), "pg-candidates")
-        return [heading(f"{player}: mark a start city"),
-                label(note("Choose a city (or click it on the map); it is yours at the start (R134).")),
-                pick, button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
+        ui = self.ui
+        pick = ui.control(w.Select, "pg-candidates", options=cities, rows=min(10, len(cities)),
+                          layout={"width": LIST_WIDTH})
+        return [ui.heading(f"{player}: mark a start city"),
+                ui.label(note("Choose a city (or click it on the map); it is yours at the start (R134).")),
+                pick, ui.button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
 
     def city_clicked(self, city: str) -> None:
         g = self.table.game

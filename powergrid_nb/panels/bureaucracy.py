@@ -11,7 +11,7 @@ from powergrid_nb.engine.actions import Power
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.gamelog import count
 
-from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note, with_class
+from ._widgets import ERROR, PhasePanel, esc, note
 from .auction import plant_caption
 from .rules import error_html
 
@@ -43,38 +43,37 @@ class PowerPanel(PhasePanel):
         if turn != self._turn:
             top = best(g, player, runs)
             self.chosen, self.coal, self._turn = set(top.plants), top.hybrid_coal, turn
+        ui = self.ui
         boxes = []
         for n in g.plants_of(player):
             on = n in self.chosen
             allowed = on or frozenset(self.chosen | {n}) in sets
-            box = with_class(w.Checkbox(value=on, description=plant_caption(n), disabled=not allowed,
-                                        indent=False), f"pg-run-{n}")
-            box.observe(lambda c, n=n: self._toggle(n, c["new"]), names="value")
-            boxes.append(box)
+            boxes.append(ui.control(w.Checkbox, f"pg-run-{n}", lambda c, n=n: self._toggle(n, c["new"]),
+                                    value=on, description=plant_caption(n), disabled=not allowed,
+                                    indent=False))
         mixes = sorted(a.hybrid_coal for a in runs if frozenset(a.plants) == frozenset(self.chosen)
                        and a.hybrid_coal is not None)
-        kids: list[w.Widget] = [heading(f"{player}: power cities ({len(g.cities_of(player))} owned)"),
-                                label(note("Tick the plants to run (greyed: not enough tokens).")), *boxes]
+        kids: list[w.Widget] = [ui.heading(f"{player}: power cities ({len(g.cities_of(player))} owned)"),
+                                ui.label(note("Tick the plants to run (greyed: not enough tokens).")), *boxes]
         if len(mixes) > 1:
             if self.coal not in mixes:
                 self.coal = mixes[-1]
-            mix = with_class(w.SelectionSlider(options=mixes, value=self.coal, description="hybrid coal"),
-                             "pg-hybrid-coal")
-            mix.observe(self._mix, names="value")
-            kids += [mix, label(note("coal the hybrids burn; oil makes up the rest (R46)"))]
+            mix = ui.control(w.SelectionSlider, "pg-hybrid-coal", self._mix, options=mixes, value=self.coal,
+                             description="hybrid coal")
+            kids += [mix, ui.label(note("coal the hybrids burn; oil makes up the rest (R46)"))]
         elif mixes:
             self.coal = mixes[0]
         try:
             out = g.power_outcome(player, sorted(self.chosen), self.coal if mixes else None)
         except IllegalAction as e:
-            kids.append(label(note(error_html(e), ERROR), "pg-outcome"))
+            kids.append(ui.label(note(error_html(e), ERROR), "pg-outcome"))
             return kids
         burn = ", ".join(f"{k} {r}" for r, k in out.burn.items() if k) or "nothing"
         owned = count(len(g.cities_of(player)), "city", "cities")
-        kids.append(label(f"Powers <b>{out.powered}</b> of {owned} → income "
+        kids.append(ui.label(f"Powers <b>{out.powered}</b> of {owned} → income "
                           f"<b>{out.income}</b> Elektro (R76); burns {esc(burn)}", "pg-outcome"))
         action = Power(player, sorted(self.chosen), self.coal if mixes else None)
-        kids.append(button(f"Power {count(out.powered, 'city', 'cities')} (+{out.income})", "pg-power",
+        kids.append(ui.button(f"Power {count(out.powered, 'city', 'cities')} (+{out.income})", "pg-power",
                            lambda: self.table.submit(action), style="success"))
         return kids
 

@@ -5,11 +5,9 @@ owning it talks to the store."""
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import plotly.graph_objects as go
 
 from powergrid_nb import views
 from powergrid_nb.engine.actions import Action
@@ -22,6 +20,7 @@ from powergrid_nb.views.dashboard import status_text
 from ._widgets import (
     HUMAN,
     FitMap,
+    LiveFigure,
     button,
     close_all,
     esc,
@@ -34,7 +33,7 @@ from ._widgets import (
     tree,
     with_class,
 )
-from .board import keep_state, synced_update
+from .board import synced_update
 from .toolbar import log_html
 
 if TYPE_CHECKING:
@@ -104,14 +103,6 @@ def undone_text(actions: list[str], after: Game) -> str:
     return sentence(Decision(after.round, after.phase, after.step, act.player, act)).rstrip(".")
 
 
-def state_now(fig: go.FigureWidget) -> None:
-    """Make the figure's widget state the figure now, also after a browser has drawn it: a view made
-    later (a page reloaded during a lesson, a second tab) starts from that state, and the one-shot
-    updates sent before it existed never reach it (about 55 KiB a decision for the map and players)."""
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)
-
-
 class NewRoom:
     """The new-room form (a title, and the new-game form: players, which seats are bots, map, edition,
     seed) and the codes of the room it made; ``owner.create_room`` makes the room."""
@@ -177,11 +168,8 @@ class RoomView:
         self._syncing = False
         base = views.map_figure(g, height=MAP_HEIGHT, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        self.map = go.FigureWidget(base)
-        self.map._config = {**self.map._config, "responsive": True}
-        keep_state(self.map)
-        self.players = go.FigureWidget(views.players_figure(g))
-        keep_state(self.players)
+        self.map = LiveFigure(base)
+        self.players = LiveFigure(views.players_figure(g))
         self.status = label(cls="pg-room-status")
         self.log = label(log_html(g), cls="pg-room-log")
         self._drawn = info.decisions  # the figures and the log show these decisions
@@ -219,7 +207,7 @@ class RoomView:
             self.link, owner.message, self.log],
             layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
         tools.add_class("pg-room-tools")
-        map_box = w.Box([self.map, FitMap(layout=shared(w.Layout, display="none"))],
+        map_box = w.Box([self.map, FitMap(self.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
         players = fit_box()
@@ -241,7 +229,6 @@ class RoomView:
             self._drawn = info.decisions
             for fig in (self.map, self.players):
                 synced_update(fig, g)
-                state_now(fig)
             self.log.value = log_html(g)
         if self.link.value and self._link_for != info.decisions:
             self.link.value = ""  # the download is of an earlier position

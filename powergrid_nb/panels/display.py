@@ -19,6 +19,6 @@ def show(game: Game) -> None:
     from IPython.display import display
 
     table = play(game)
-    bundle = table._repr_mimebundle_()
-    data = bundle[0] if isinstance(bundle, tuple) else bundle
-    display({**data, "text/html": position_html(game)}, raw=True)
+    view = {"version_major": 2, "version_minor": 0, "model_id": table.model_id}  # ipywidgets' widget view
+    display({"text/plain": repr(table), "application/vnd.jupyter.widget-view+json": view,
+             "text/html": position_html(game)}, raw=True)

@@ -25,8 +25,8 @@ from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PL
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
 
-from ._widgets import ERROR, INFO, OK, esc, shared
-from .board import keep_state, synced_update
+from ._widgets import ERROR, INFO, OK, LiveFigure, esc, shared
+from .board import synced_update
 from .saves import MAX_BYTES
 
 CARDS = [str(c) for c in sorted(PLANTS)] + [STEP3_NAME]
@@ -313,8 +313,7 @@ class ScenarioEditor(w.VBox):
         title = f"{g.map.title}: click a city to add or remove a house of {self.who.value}"
         if self.map is None:
             fig = views.map_figure(g, title=title, width=MAP_WIDTH, height=MAP_HEIGHT, link_hover=False)
-            self.map = go.FigureWidget(fig)
-            keep_state(self.map)
+            self.map = LiveFigure(fig)
             for trace in self.map.data:
                 if trace.legendgroup == "regions":
                     trace.on_click(self._city_click)

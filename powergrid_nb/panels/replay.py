@@ -17,8 +17,8 @@ from powergrid_nb import views
 from powergrid_nb.position.replay import Recording, ReplayError
 from powergrid_nb.views.dashboard import status_text
 
-from ._widgets import ERROR, INFO, FitMap, button, esc, fit_box, fitted, label, note, shared
-from .board import keep_state, synced_update
+from ._widgets import ERROR, INFO, FitMap, LiveFigure, button, esc, fit_box, fitted, label, note, shared
+from .board import synced_update
 from .market import MarketView
 from .snapshot import snapshot
 from .toolbar import log_html
@@ -104,7 +104,7 @@ class Replay(w.VBox):
         controls = w.HBox([self.first, self.back, self.slider, self.forward, self.last, self.counter],
                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
         controls.add_class("pg-replay-controls")
-        map_box = w.Box([self.map, FitMap(layout=shared(w.Layout, display="none"))],
+        map_box = w.Box([self.map, FitMap(self.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
         right = w.VBox([self.where, self.note, w.HBox([self.branch]), self.choices, self.log_view],
@@ -168,8 +168,7 @@ class Replay(w.VBox):
             else:
                 view.html = html
         elif view is None:
-            fig = self.figures[name] = go.FigureWidget(tab_figure(name, g))
-            keep_state(fig)
+            fig = self.figures[name] = LiveFigure(tab_figure(name, g))
             box.children = fitted(fig)
         else:
             synced_update(view, g)
@@ -178,9 +177,7 @@ class Replay(w.VBox):
         g = self.position
         base = views.map_figure(g, height=self.height, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
-        fig = go.FigureWidget(base)
-        fig._config = {**fig._config, "responsive": True}
-        keep_state(fig)
+        fig = LiveFigure(base)
         self._view_keys["map"] = self._key("map")
         return fig
 

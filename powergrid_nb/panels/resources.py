@@ -12,7 +12,7 @@ from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.gamelog import count, possessive
 from powergrid_nb.engine.rules.plants import RESOURCES
 
-from ._widgets import ERROR, PhasePanel, button, esc, heading, label, note
+from ._widgets import ERROR, PhasePanel, esc, note
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -57,6 +57,7 @@ class ResourcesPanel(PhasePanel):
         money = g.money(player)
         held = g.tokens_of(player)
         rf = self.table.frame("resources").drop_duplicates("resource").set_index("resource")
+        ui = self.ui
         rows: list[w.Widget] = []
         for r in RESOURCES:
             n = self.amounts[r]
@@ -65,28 +66,29 @@ class ResourcesPanel(PhasePanel):
                 continue  # nothing to buy or hold of this resource
             price = rf.loc[r, "next_price"]
             price_text = "none on the market" if pd.isna(price) else f"next at {price}"
-            minus = button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0, width="36px")
+            minus = ui.button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0,
+                              width="36px")
             tip = f"one more {r}" if more else f"no more {r}: storage, supply or money"
-            plus = button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0,
+            plus = ui.button("+", f"pg-more-{r}", lambda r=r: self._step(r, +1), disabled=more == 0,
                           width="36px", tooltip=tip)
-            shown = label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
-            info = label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
+            shown = ui.label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
+            info = ui.label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
                          width="auto")
-            rows.append(w.HBox([minus, shown, plus, info], layout=w.Layout(align_items="center")))
+            rows.append(ui.box(w.HBox, [minus, shown, plus, info], align_items="center"))
         total = sum(self.amounts.values())
         if cost is None:
             cost_html = note(esc(why), ERROR)
         else:
             cost_html = (f"<b>Total: {cost} Elektro</b> for {count(total, 'token')}; "
                          f"{money - cost} Elektro left")
-        buy = button(f"Buy for {cost}" if total and cost is not None else "Buy", "pg-buy",
+        buy = ui.button(f"Buy for {cost}" if total and cost is not None else "Buy", "pg-buy",
                      self._buy, style="success", disabled=total == 0 or cost is None)
-        done = button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player)))
+        done = ui.button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player)))
         if not rows:
             mine = esc(possessive(player))
-            rows = [label(note(f"{mine} plants cannot store anything the market has now."))]
-        return [heading(f"{player}: buy resources ({money} Elektro)"), *rows,
-                label(cost_html, "pg-cost"), w.HBox([buy, done])]
+            rows = [ui.label(note(f"{mine} plants cannot store anything the market has now."))]
+        return [ui.heading(f"{player}: buy resources ({money} Elektro)"), *rows,
+                ui.label(cost_html, "pg-cost"), ui.box(w.HBox, [buy, done])]
 
     def _step(self, resource: str, by: int) -> None:
         self.amounts[resource] = max(0, self.amounts[resource] + by)

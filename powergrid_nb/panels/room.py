@@ -40,8 +40,8 @@ class RoomOverPanel(GameOverPanel):
 
     def render(self, g: Any, player: str | None, legal: list[Any]) -> list[w.Widget]:
         return [*super().render(g, player, legal)[:2],
-                label(note("The game is over. The teacher can export it for the lessons and the analysis "
-                           "lab."))]
+                self.ui.label(note("The game is over. The teacher can export it for the lessons and the "
+                                   "analysis lab."))]
 
 
 class RoomTable(Table):

@@ -19,8 +19,20 @@ from powergrid_nb.engine.rules.editions import (
     get_edition,
 )
 
-from ._widgets import ERROR, HUMAN, button, close_all, esc, heading, label, note, seat_kinds, tree, with_class
-from .board import keep_state
+from ._widgets import (
+    ERROR,
+    HUMAN,
+    LiveFigure,
+    button,
+    close_all,
+    esc,
+    heading,
+    label,
+    note,
+    seat_kinds,
+    tree,
+    with_class,
+)
 
 
 def region_figure(map_name: str, edition: str, chosen: list[str]) -> go.Figure:
@@ -71,8 +83,7 @@ class SetupForm(w.VBox):
         self.kinds: list[w.Dropdown] = []
         self._rows: list[w.HBox] = []  # one per seat made so far, shown for the first n seats
         self.seat_box = w.VBox()
-        self.region_map = go.FigureWidget(region_figure(DEFAULT_MAP, DEFAULT_EDITION, []))
-        keep_state(self.region_map)
+        self.region_map = LiveFigure(region_figure(DEFAULT_MAP, DEFAULT_EDITION, []))
         self.error = label(cls="pg-setup-error")
         start = button("Start", "pg-start", self.start, style="success")
         actions = [start] + ([button("Cancel", "pg-cancel", on_cancel)] if on_cancel else [])
@@ -130,7 +141,6 @@ class SetupForm(w.VBox):
             self.region_map.layout = fig.layout
         for trace in self.region_map.data:
             trace.on_click(self._region_click)
-        self.region_map._pg_sync()
 
     def _draw_regions(self) -> None:
         chosen = set(self.regions.value)
@@ -139,7 +149,6 @@ class SetupForm(w.VBox):
                 on = t.name in chosen
                 t.marker.size, t.marker.opacity = (11 if on else 8), (1 if on else 0.3)
                 t.marker.line.width = 1.5 if on else 0
-        self.region_map._pg_sync()
 
     def _region_click(self, trace: Any, points: Any, _state: Any) -> None:
         if not points.point_inds:

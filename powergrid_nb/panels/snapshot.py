@@ -3,9 +3,8 @@
 Every widget on screen contributes its synced state (what the front end receives and draws: labels'
 HTML, buttons' text, style and disabled state, options and values of selectors, tab titles, layout and
 style models inlined), under a path naming its place in the tree. A Plotly ``FigureWidget``
-contributes its figure as JSON and whether the state a browser connecting now would draw
-(``_widget_data`` and ``_widget_layout``) equals it. Two tables show the same thing exactly when their
-snapshots are equal.
+contributes its figure as the state a browser connecting now would draw it from (``get_state``). Two
+tables show the same thing exactly when their snapshots are equal.
 
 Left out, each for a reason:
 
@@ -23,12 +22,15 @@ import json
 from typing import Any
 
 import ipywidgets as w
+import plotly.graph_objects as go
 from plotly.utils import PlotlyJSONEncoder
 
 __all__ = ["diff", "snapshot"]
 
 SKIPPED = {"_esm", "_css", "_anywidget_id", "_view_count", "_last_layout_edit_id", "_last_trace_edit_id"}
 CHANNELS = ("_py2js_", "_js2py_")
+DRAWN = ("_widget_data", "_widget_layout")  # a FigureWidget's state: the figure a page draws first
+CLASSES = "_dom_classes"  # the key of a widget's CSS classes in its synced state (ipywidgets' get_state)
 
 
 def _plain(x: Any) -> Any:
@@ -49,23 +51,18 @@ def _kind(x: w.Widget) -> str:
 
 
 def _state(x: w.Widget) -> dict[str, Any]:
-    """The synced traits of one widget, its layout and style inlined, children left to the walk; a
-    FigureWidget's figure once, and whether the state a browser connecting now would get (its
-    ``_widget_data`` and ``_widget_layout``) is that figure."""
+    """The synced traits of one widget (``get_state``), its layout and style inlined, children left to
+    the walk; a FigureWidget's figure once, as the state a browser connecting now gets."""
     out: dict[str, Any] = {"type": _kind(x)}
-    figure = hasattr(x, "to_plotly_json") and hasattr(x, "_widget_data")
+    figure = isinstance(x, go.FigureWidget)
+    state = x.get_state()
     for key in x.keys:
-        if key in SKIPPED or key == "children" or key.startswith(CHANNELS):
-            continue
-        if figure and key in ("_widget_data", "_widget_layout"):
+        if key in SKIPPED or key == "children" or key.startswith(CHANNELS) or (figure and key in DRAWN):
             continue
         value = getattr(x, key)
-        out[key] = _state(value) if isinstance(value, w.Widget) else _plain(x.get_state(key)[key])
+        out[key] = _state(value) if isinstance(value, w.Widget) else _plain(state[key])
     if figure:
-        fig = x.to_plotly_json()
-        data, layout = _plain(_no_uid(fig["data"])), _plain(fig["layout"])
-        out["figure"] = {"data": data, "layout": layout}
-        out["synced"] = (_plain(_no_uid(x._widget_data)) == data and _plain(x._widget_layout) == layout)
+        out["figure"] = {"data": _plain(_no_uid(state[DRAWN[0]])), "layout": _plain(state[DRAWN[1]])}
     return out
 
 
@@ -84,8 +81,9 @@ def snapshot(root: w.Widget) -> dict[str, dict[str, Any]]:
     todo: list[tuple[str, w.Widget]] = [("", root)]
     while todo:
         where, x = todo.pop()
-        classes = "".join(f".{c}" for c in getattr(x, "_dom_classes", ()) or ())
-        out[f"{where or 'root'} {_kind(x)}{classes}"] = _state(x)
+        state = _state(x)
+        classes = "".join(f".{c}" for c in state.get(CLASSES, ()))
+        out[f"{where or 'root'} {_kind(x)}{classes}"] = state
         kids = _shown_children(x)
         todo.extend((f"{where}.{i}" if where else str(i), k) for i, k in reversed(kids))
     return out

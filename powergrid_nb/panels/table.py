@@ -27,18 +27,14 @@ from ._widgets import (
     INFO,
     OK,
     ClickGuard,
+    Controls,
     FitMap,
     PhasePanel,
-    close_all,
     esc,
     label,
     note,
-    opened,
-    reuse,
     running_loop,
     shared,
-    tree,
-    unopened,
 )
 from .auction import AuctionPanel
 from .board import Board
@@ -103,6 +99,7 @@ class Table(w.VBox):
         self.board: Board | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._panel: PhasePanel | None = None
+        self.controls = Controls()  # the phase panel's widgets, kept from one render to the next
         self._panels: dict[int, PhasePanel] = {
             Phase.START_CITIES: StartCitiesPanel(self), Phase.AUCTION: AuctionPanel(self),
             Phase.RESOURCES: ResourcesPanel(self), Phase.BUILDING: BuildPanel(self),
@@ -174,7 +171,7 @@ class Table(w.VBox):
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
-        map_box = w.Box([self.board.map, FitMap(layout=shared(w.Layout, display="none"))],
+        map_box = w.Box([self.board.map, FitMap(self.board.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
         right = w.VBox([self.actions, self.hints.row, self.message, self.log_view],
@@ -302,20 +299,14 @@ class Table(w.VBox):
         assert g is not None
         panel = self.current_panel()
         self._panel = panel
-        # only what is shown of the new render is sent to the browser (reuse() keeps the rest)
-        with unopened():
+        # the controls of the last render are updated in place: a click sends only what changed
+        with self.controls.render():
             if panel is None:
-                kids: list[w.Widget] = [label(self.waiting_note(g.current_player))]
+                kids: list[w.Widget] = [self.controls.label(self.waiting_note(g.current_player))]
             else:
                 kids = panel.render(g, g.current_player, [] if g.is_over else g.legal_actions())
-            old = self.actions.children
-            before = tree(old)  # now: reuse() changes the children of the boxes it keeps
-            kept: set[int] = set()
-            shown = tuple(reuse(old[i] if i < len(old) else None, k, kept) for i, k in enumerate(kids))
-            if shown != old:
-                opened(shown)
-                self.actions.children = shown
-            close_all(before + tree(kids), {id(x) for x in tree(shown)})
+            if tuple(kids) != tuple(self.actions.children):
+                self.actions.children = kids
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """Everything the table shows now, as plain data (:func:`powergrid_nb.panels.snapshot.snapshot`)."""

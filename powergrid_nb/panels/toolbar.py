@@ -16,7 +16,7 @@ from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.gamelog import count, log_entries, sentence, verb
 from powergrid_nb.engine.phases.numbers import Phase
 
-from ._widgets import ERROR, OK, PhasePanel, button, esc, heading, label, note, seat_kinds, with_class
+from ._widgets import ERROR, OK, PhasePanel, button, esc, label, note, seat_kinds, with_class
 from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
 
 LOG_LINES = 40  # the newest lines shown; the box scrolls, its newest line at the bottom
@@ -183,7 +183,8 @@ class GameOverPanel(PhasePanel):
                        for p in g.ranking())
         won = " and ".join(g.winners)
         wins = verb(won, "wins") if len(g.winners) == 1 else "win"
-        return [heading(f"Game over: {won} {wins}"),
-                label(f"<ol>{rows}</ol>", "pg-ranking"),
-                label(note("Undo to step back, or start a new game.")),
-                button("New game", "pg-new-after", self.table.show_setup, style="success")]
+        ui = self.ui
+        return [ui.heading(f"Game over: {won} {wins}"),
+                ui.label(f"<ol>{rows}</ol>", "pg-ranking"),
+                ui.label(note("Undo to step back, or start a new game.")),
+                ui.button("New game", "pg-new-after", self.table.show_setup, style="success")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -150,10 +151,19 @@ class Grid:
     """A ``make_subplots`` grid as a sketch needs it: each cell's trace references and the subplot
     titles (annotations; the text of each filled in by :func:`subplots`)."""
 
-    def __init__(self, fig: go.Figure) -> None:
-        self.refs = {(r + 1, c + 1): dict(cell[0].trace_kwargs) for r, row in enumerate(fig._grid_ref)
-                     for c, cell in enumerate(row) if cell}
+    def __init__(self, fig: go.Figure, rows: int, cols: int) -> None:
+        self.refs: dict[tuple[int, int], dict[str, str]] = {}
+        for r in range(1, rows + 1):
+            for c in range(1, cols + 1):
+                cell = fig.get_subplot(r, c)  # x and y axes (a view's grids are all xy), None: no cell
+                if cell is not None:
+                    self.refs[(r, c)] = {"xaxis": _axis_ref(cell.xaxis), "yaxis": _axis_ref(cell.yaxis)}
         self.titles = [a.to_plotly_json() for a in fig.layout.annotations]
+
+
+def _axis_ref(axis: Any) -> str:
+    """How a trace names an axis: layout's ``xaxis2`` is ``x2``."""
+    return axis.plotly_name.replace("axis", "")
 
 
 @functools.lru_cache(maxsize=32)
@@ -163,7 +173,7 @@ def _grid(spec: str, titled: tuple[bool, ...] | None) -> Grid:
     args = json.loads(spec)
     if titled is not None:
         args["subplot_titles"] = ["t" if t else "" for t in titled]
-    return Grid(make_subplots(**args))
+    return Grid(make_subplots(**args), args.get("rows", 1), args.get("cols", 1))
 
 
 def subplots(**kwargs: Any) -> go.Figure | Sketch:
@@ -200,7 +210,9 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
     """Refresh a view (a ``go.Figure`` or ``go.FigureWidget``) in place for the game's current state.
 
     Trace data, annotations and shapes are replaced; the figure object, and so a displayed widget,
-    stays the same. ``changes`` override the view's arguments (e.g. ``player="Bo"``).
+    stays the same. ``changes`` override the view's arguments (e.g. ``player="Bo"``). What changed is
+    told from what the last update set (:class:`_Shown`): a trace property changed by hand in between
+    stays as it is unless the game changes it.
     """
     meta = fig.layout.meta
     if not isinstance(meta, dict) or meta.get("view") not in BUILDERS:
@@ -215,10 +227,12 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
         raise ValueError(f"the {meta['view']} view now has {len(fresh.data)} traces, the figure "
                          f"{len(fig.data)}: build a new figure for this game")
     data, items, title = _parts(fresh)
+    shown = _SHOWN.get(id(fig))
+    if shown is None or len(shown.data) != len(fig.data):
+        shown = _Shown(fig)
     # Only what changed is set: validating and sending unchanged traces is most of a refresh's cost.
     with fig.batch_update():
-        for old, props in zip(fig.data, data, strict=True):
-            before = _props(old)
+        for old, before, props in zip(fig.data, shown.data, data, strict=True):
             changed = {k: v for k, v in props.items() if k not in ("type", "uid") and before.get(k) != v}
             # clear what the fresh trace no longer sets
             changed.update({k: None for k in before if k not in props and k not in ("type", "uid")})
@@ -227,13 +241,31 @@ def update(fig: go.Figure, g: Game, **changes: Any) -> go.Figure:
         emptied = [key for key in ("annotations", "shapes") if not items[key] and fig.layout[key]]
         for key in ("annotations", "shapes"):
             if key not in emptied:
-                _update_items(fig.layout, key, items[key])
+                _update_items(fig.layout, key, shown.items.get(key), items[key])
         if fig.layout.title.to_plotly_json() != title:
             fig.layout.title = title
         fig.layout.meta = {"view": meta["view"], "args": args}
     for key in emptied:  # unset, as a fresh figure has it (inside a batch, plotly would keep an empty list)
         fig.layout[key] = None
+    shown.data, shown.items = data, items
     return fig
+
+
+class _Shown:
+    """What :func:`update` last set in a figure: each trace's properties, the annotations and shapes.
+
+    An update compares the fresh build with it, not with the figure: reading a figure's properties
+    through Plotly's public API copies them all (``to_plotly_json``), a third of an update's cost. A
+    figure seen for the first time is read once that way."""
+
+    def __init__(self, fig: go.Figure) -> None:
+        self.data: list[dict[str, Any]] = [t.to_plotly_json() for t in fig.data]
+        self.items: dict[str, list[dict[str, Any]] | None] = dict.fromkeys(("annotations", "shapes"))
+        _SHOWN[id(fig)] = self
+        weakref.finalize(fig, _SHOWN.pop, id(fig), None)
+
+
+_SHOWN: dict[int, _Shown] = {}  # by the figure's id, for as long as the figure lives
 
 
 def _parts(fresh: go.Figure | Sketch) -> tuple[list[dict], dict[str, list[dict]], dict]:
@@ -242,26 +274,22 @@ def _parts(fresh: go.Figure | Sketch) -> tuple[list[dict], dict[str, list[dict]]
     if isinstance(fresh, Sketch):
         return (fresh.data, {k: fresh.layout.get(k, []) for k in ("annotations", "shapes")},
                 fresh.layout.get("title", {}))
-    return ([_props(t) for t in fresh.data],
-            {k: [_props(o) for o in fresh.layout[k]] for k in ("annotations", "shapes")},
+    return ([t.to_plotly_json() for t in fresh.data],
+            {k: [o.to_plotly_json() for o in fresh.layout[k]] for k in ("annotations", "shapes")},
             fresh.layout.title.to_plotly_json())
 
 
-def _props(obj: Any) -> dict[str, Any]:
-    """A trace's or layout item's properties as set, read in place (``to_plotly_json`` copies them all,
-    a third of an update's cost): only compared here, never changed."""
-    return obj._props or {}
-
-
-def _update_items(layout: Any, key: str, fresh: list[dict]) -> None:
+def _update_items(layout: Any, key: str, shown: list[dict] | None, fresh: list[dict]) -> None:
     """Annotations or shapes: item by item when their number is unchanged (a browser redraws just
-    the changed ones), else the whole list (merging would keep items the fresh figure no longer has)."""
+    the changed ones), else the whole list (merging would keep items the fresh figure no longer has).
+    ``shown``: what the last update set (None: read from the figure)."""
     items = layout[key]
     if len(items) != len(fresh):
         layout[key] = fresh
         return
-    for old, props in zip(items, fresh, strict=True):
-        before = _props(old)
+    if shown is None or len(shown) != len(items):
+        shown = [o.to_plotly_json() for o in items]
+    for old, before, props in zip(items, shown, fresh, strict=True):
         changed = {k: v for k, v in props.items() if before.get(k) != v}
         changed.update({k: None for k in before if k not in props})
         if changed:
