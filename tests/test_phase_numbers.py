@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import powergrid_nb
-from powergrid_nb import Phase, load, new_game
+from powergrid_nb import Game, Phase, load, new_game
 from powergrid_nb.engine.events import Decision
 from powergrid_nb.engine.io.saves import game_to_dict
 from powergrid_nb.engine.phases.rounds import PHASES
@@ -86,3 +86,19 @@ def test_the_history_frame_keeps_the_phase_an_integer_column() -> None:
     assert str(frame["phase"].dtype) == "Int64"
     assert list(frame["phase"]) == [e.phase for e in g.history]
     assert set(frame["phase_name"].dropna()) <= {p.label for p in Phase}
+
+
+def test_a_save_dict_holds_plain_numbers_for_phases_so_it_loads_without_json() -> None:
+    import random
+
+    g, rng, seen = new_game(2, edition="recharged", seed=5), random.Random(5), 0
+    while not g.is_over:
+        d = game_to_dict(g)
+        assert type(d["state"]["phase"]) is int
+        assert all(type(row[2]) is int for row in d["history"])
+        if d["state"]["step3_from"] is not None:  # the Step 3 card waits for its phase (R60)
+            assert [type(x) for x in d["state"]["step3_from"]] == [int, int]
+            assert Game.from_dict(d).to_dict() == d  # straight from the dict, no JSON between
+            seen += 1
+        g.apply(rng.choice(g.legal_actions()))
+    assert seen

@@ -72,6 +72,8 @@ class Event:
             v = getattr(self, f.name)
             if isinstance(v, Action):
                 v = v.to_dict()
+            elif isinstance(v, Phase):  # plain JSON numbers, as the save format writes them
+                v = int(v)
             elif isinstance(v, tuple):
                 v = [list(x) if isinstance(x, tuple) else x for x in v]
             out[f.name] = v
@@ -85,6 +87,8 @@ class Event:
             v = getattr(self, f.name)
             if isinstance(v, Action):
                 v = str(v)
+            elif isinstance(v, Phase):
+                v = int(v)
             elif isinstance(v, tuple):
                 v = [list(x) if isinstance(x, tuple) else x for x in v]
             out.append(v)

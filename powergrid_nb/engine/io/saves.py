@@ -57,7 +57,7 @@ def game_to_dict(g: Game, history: bool = True) -> dict[str, Any]:
             "options": {k: v for k, v in ctx.options.items()},
         },
         "state": {
-            "round": s.round, "phase": s.phase, "step": s.step, "over": s.over,
+            "round": s.round, "phase": int(s.phase), "step": s.step, "over": s.over,
             "player_order": _names(g, s.order), "seat_order": _names(g, s.seats),
             "players": {ctx.names[p]: {
                 "money": s.money[p], "plants": list(s.plants[p]),
@@ -77,7 +77,7 @@ def game_to_dict(g: Game, history: bool = True) -> dict[str, Any]:
                 "discard": None if s.discard is None else ctx.names[s.discard],
                 "first_draw": s.first_draw},
             "to_act": _names(g, s.to_act),
-            "step3_from": None if s.step3_from is None else list(s.step3_from),
+            "step3_from": None if s.step3_from is None else [s.step3_from[0], int(s.step3_from[1])],
             "flags": dict(s.flags), "marked": list(s.marked),
             "counter": s.counter, "top_known": s.top_known,
         },
