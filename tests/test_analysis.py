@@ -186,8 +186,20 @@ def test_it_stops_once_the_best_candidate_is_separated() -> None:
     assert a.suggestion.endswith("(stopped once the best was clear)")
 
 
-def test_a_time_budget_returns_what_it_has_marked_partial() -> None:
-    a = analyze(mid_game(2), playouts=10_000, seed=1, progress=False, time_budget=0.5)
+def test_a_time_budget_returns_what_it_has_marked_partial(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    analyze_module = importlib.import_module("powergrid_nb.play.analysis.analyze")
+
+    ticks = iter(range(1_000_000))  # a clock that moves 0.1 s per reading, whatever the machine's load
+
+    class Clock:
+        @staticmethod
+        def perf_counter() -> float:
+            return next(ticks) / 10
+
+    monkeypatch.setattr(analyze_module, "time", Clock)
+    a = analyze(mid_game(2), playouts=10_000, seed=1, progress=False, time_budget=2.0, max_candidates=2)
     assert a.partial and a.stopped_by == "time budget"
     assert a.suggestion.endswith("(partial: stopped by time budget)")
     assert a.playouts < 10_000 and len(a.frame) == len(a.candidates)
