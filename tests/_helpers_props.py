@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import _tiers
 from _position import position
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -40,8 +41,13 @@ EDITIONS = ("original", "recharged")
 MAPS = ("germany", "usa")
 
 
-def props(max_examples: int) -> settings:
-    """Reproducible hypothesis settings: no deadline, derandomized, no example database."""
+def props(max_examples: int, quick: int | None = None) -> settings:
+    """Reproducible hypothesis settings: no deadline, derandomized, no example database.
+
+    ``quick``: the examples of the quick tier (`make test`, POWERGRID_TESTS=quick; tests/conftest.py),
+    for a test whose full budget takes minutes (mark it ``slow``); the full tier runs ``max_examples``."""
+    if quick is not None and _tiers.quick():
+        max_examples = quick
     return settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

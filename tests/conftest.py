@@ -1,12 +1,13 @@
-"""What the whole suite shares: the test tier, hypothesis' profiles, and the expensive things started
+"""What the whole suite shares: the test tier (tests/_tiers.py) and the expensive things started
 once per run (lazily, by the first test that needs them): the browser, the Jupyter servers, the
 compiled engine.
 
 The tiers (Makefile): ``make check`` (lint, layers, rules, engine, golden corpus, fast properties; about
 a minute), ``make test`` (everything a change can break; ``POWERGRID_TESTS=quick``: the ``slow``
-property tests run a smaller budget of examples and the compiled engine is built without the
-profile-guided pass) and ``make test-all`` (``POWERGRID_TESTS=full``, also the default of a bare
-``pytest``: every budget in full, the profile-guided build).
+property tests run their smaller budget, ``props(n, quick=k)`` in _helpers_props, the compiled engine
+is built without the profile-guided pass and tests marked ``full`` are skipped) and ``make test-all``
+(``POWERGRID_TESTS=full``, also the default of a bare ``pytest``: every budget in full, the
+profile-guided build, the ``full`` tests).
 """
 
 from __future__ import annotations
@@ -19,29 +20,14 @@ from typing import Any
 import _lab
 import pytest
 from _browser import NO_BROWSER_ENV, browser_problem, chromium, require_browser
-from hypothesis import HealthCheck, settings
-
-TIER_ENV = "POWERGRID_TESTS"
-TIERS = ("quick", "full")
-
-
-def tier() -> str:
-    """The tier this run is in: "quick" (`make test`) or "full" (`make test-all`, a bare pytest)."""
-    value = os.environ.get(TIER_ENV, "full")
-    if value not in TIERS:
-        raise pytest.UsageError(f"{TIER_ENV}={value!r}: the test tier is one of {', '.join(TIERS)}")
-    return value
-
-
-# Property tests given no budget of their own run the profile's; those with one (``props(n, quick=k)``
-# in _helpers_props) read the tier themselves.
-QUIET = [HealthCheck.too_slow]
-settings.register_profile("full", deadline=None, suppress_health_check=QUIET)
-settings.register_profile("quick", max_examples=25, deadline=None, suppress_health_check=QUIET)
+from _tiers import TIER_ENV, tier
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    settings.load_profile(tier())
+    try:
+        tier()
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
