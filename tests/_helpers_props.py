@@ -278,28 +278,14 @@ def mutations(g: Game, a: Action, rng: random.Random) -> list[Action]:
     return out
 
 
-# --- positions from scenario dicts ------------------------------------------------------------
-
-def scenario(players: int = 3, edition: str = "original", map: str = "germany", seed: int = 1, *,
-             phase: int = 5, step: int = 1, round: int = 2, who: dict | None = None,
-             resources: list[int] | None = None, **options: Any) -> Game:
-    """:func:`_position.position` at the start of ``phase``, keeping the seed's regions and player
-    order; the deck is left to the loader (the unused cards shuffled, Step 3 card last) and the
-    market is the 8 lowest free plants.
-
-    who: {name: {"money": .., "plants": [..], "tokens": [c, o, g, u], "cities": [..]}}; a city
-    given as an int ``i`` is the i-th city of the play area."""
-    return position(players, edition, map, seed=seed, options=options, round=round, phase=phase,
-                    step=step, who=who, resources=resources, order="dealt", rest="shuffled")
-
-
 # --- tampering with saves ----------------------------------------------------------------
 
 def tamper_base() -> dict:
     """A 4-player Step 1 position in phase 4 with cities, plants and tokens (scenario dict)."""
-    g = scenario(4, phase=4, who={"Ada": {"plants": [4, 6], "tokens": [2, 0, 1, 0], "cities": [0, 1]},
-                                  "Bo": {"plants": [13], "cities": [2]}, "Cy": {"plants": [5]},
-                                  "Dee": {"plants": [7], "tokens": [0, 3, 0, 0]}})
+    g = position(4, seed=1, phase=4, order="dealt", rest="shuffled",
+                 who={"Ada": {"plants": [4, 6], "tokens": [2, 0, 1, 0], "cities": [0, 1]},
+                      "Bo": {"plants": [13], "cities": [2]}, "Cy": {"plants": [5]},
+                      "Dee": {"plants": [7], "tokens": [0, 3, 0, 0]}})
     return g.to_dict()
 
 

@@ -1,8 +1,8 @@
 """The one position builder of the tests, and the one ``assert_illegal``.
 
-A position is a scenario dict (README, "Scenarios and save files"): ``new_game(...).to_dict()``
-with its ``state`` rewritten, loaded by ``Game.from_dict`` (which validates it). Only the public
-format is used, never the engine's internals.
+A position is built as a user builds one: a public :class:`powergrid_nb.Scenario` of
+``new_game(...)``, edited with its setters, then ``Scenario.game()`` (which validates it, and says
+what is wrong field by field). The tests never write the save format by hand.
 
 What the builder always decides (so a test knows exactly what it gets):
 
@@ -133,9 +133,7 @@ def position_from(g0: Game, *, round: int = 2, phase: int = 3, step: int = 1,
         sc.set_cities(n, [play_area[c] if isinstance(c, int) else c for c in w.get("cities", [])])
     sc.set_removed(removed)
     sc.set_boxed(boxed)
-    if rest == "shuffled":
-        sc.deal_deck()
-    else:
+    if rest != "shuffled":
         sc.set_deck_top(top)
 
     initial = sc.resources()
@@ -152,6 +150,8 @@ def position_from(g0: Game, *, round: int = 2, phase: int = 3, step: int = 1,
     sc.set_top_known(False)
     if to_act is not None:
         sc.set_to_act(to_act)
+    if rest == "shuffled":
+        sc.deal_deck()  # last: the loader deals only to a position it can load
     return sc.game()
 
 

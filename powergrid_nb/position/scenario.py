@@ -264,7 +264,7 @@ class Scenario:
 
     def deal_deck(self) -> None:
         """The deck as the loader deals it to a scenario without one: every card placed nowhere else, in
-        the seed's order (the Step 3 card last)."""
+        the seed's order (the Step 3 card last); while the position does not load, in ascending order."""
         self._st.pop("deck", None)
         self._st["deck"] = _dealt_deck(self._data)
         self._edited()
