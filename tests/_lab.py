@@ -1,7 +1,8 @@
 """Real-browser play helpers: JupyterLab / Voila servers and a Playwright driver of the play panels.
 
-Shared by tests/test_play_browser.py, tests/test_app_browser.py and benchmarks/play_latency.py (which
-imports this file by path). The servers are the venv's own (``sys.executable -m jupyterlab``,
+Used by the browser tests through tests/conftest.py (one Lab, one Voila per run: ``lab_server``,
+``voila_server``, ``rooms_server``, ``lessons_server``) and by benchmarks/play_latency.py (which imports
+this file by path). The servers are the venv's own (``sys.executable -m jupyterlab``,
 ``.venv/bin/voila``), on a free local port, with an empty token, a throw-away settings dir that switches
 off the "Jupyter news?" toast, and the flags ``make lab`` / ``make app`` use (read from the Makefile):
 Lab serves notebooks/ and lands on 01_play.ipynb, Voila serves the app notebook (app.ipynb) with the
