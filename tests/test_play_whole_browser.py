@@ -42,6 +42,7 @@ import time
 from typing import Any
 
 import _lab
+import pytest
 from _whole_game import (
     BOT,
     EDITION,
@@ -191,6 +192,10 @@ def test_the_chosen_setup_meets_every_situation() -> None:
     assert round_of(player.seat.status()) <= 10 and clicks <= 160, (player.seat.status(), clicks)
 
 
+# about 3 minutes: the full tier's (`make test-all`); `make test` plays a round in Lab and in Voila
+# (test_play_browser.py, test_voila_a_round_by_clicking) and this game's clicks headless
+# (test_the_chosen_setup_meets_every_situation)
+@pytest.mark.full
 def test_lab_a_whole_game_by_clicking(browser, lab_server) -> None:
     t0 = time.perf_counter()
     srv = lab_server

@@ -66,7 +66,10 @@ def test_readme_python_block_runs(fresh: Path, tmp_path: Path, index: int) -> No
     assert r.returncode == 0, f"README block {index} failed:\n{PYTHON_BLOCKS[index]}\n{r.stderr[-3000:]}"
 
 
-@pytest.mark.parametrize("index", range(len(COMMANDS)))
+# `powergrid-nb accel build` compiles the engine (minutes): once more in the full tier only, as `make test`
+# builds it once already (tests/conftest.py's compiled_engine, by the same powergrid_nb.accel.build)
+@pytest.mark.parametrize("index", [pytest.param(i, marks=[pytest.mark.full] if "accel build" in c else [])
+                                   for i, c in enumerate(COMMANDS)])
 def test_readme_command_runs(fresh: Path, tmp_path: Path, index: int) -> None:
     args = shlex.split(COMMANDS[index].replace("\\\n", " "))
     r = _run([str(fresh / args[0]), *args[1:]], tmp_path)
