@@ -30,8 +30,20 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
 
 
+# The fixtures that start the browser or a server: their tests run last, together.
+BROWSER_FIXTURES = frozenset({"chromium_session", "_lab_session", "voila_server", "rooms_server",
+                              "lessons_server"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``full`` run in the full tier only."""
+    """The browser tests run last, after every other test and notebook (in their order): Playwright's
+    sync API keeps an asyncio loop running in the main thread while the run's browser is open, and a
+    test that runs its own loop (``asyncio.run``), or a notebook's client, cannot start one then.
+    Tests marked ``full`` run in the full tier only."""
+    later = [item for item in items if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))]
+    if later:
+        ids = {id(item) for item in later}
+        items[:] = [item for item in items if id(item) not in ids] + later
     if tier() == "full":
         return
     skip = pytest.mark.skip(reason=f"the full tier's ({TIER_ENV}=full, `make test-all`)")
