@@ -1,12 +1,12 @@
 # Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
-# checks). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
+# checks; `make check` is the minute-long subset to run while working, `make test-all` adds the slow budgets). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
 # and `make lessons-app` open the course (notebooks/lessons/).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app classroom lessons lessons-app test setup browser bench clean
+.PHONY: lab app classroom lessons lessons-app check test test-all setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,9 +75,31 @@ browser:
 		echo "or skip them: POWERGRID_NO_BROWSER=1 make test"; \
 	fi
 
+# The tiers of tests (tests/conftest.py, tests/_tiers.py):
+# - `make check` (about a minute): ruff, the layers (lint-imports: pyproject's [tool.importlinter]), and the
+#   rules, the engine, the golden corpus and the fast property tests: the files of CHECK_TESTS, less their
+#   tests marked `slow`. No browser, no server, no notebook.
+# - `make test` (README, .ci/run; under 12 minutes on 2 cores): everything a change can break: every test
+#   and every notebook (nbmake), one browser and one JupyterLab / Voila server per run; in the quick tier
+#   (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is
+#   built once without the profile-guided pass, and the tests marked `full` are skipped.
+# - `make test-all`: the same in the full tier (POWERGRID_TESTS=full, also a bare `pytest`'s): every
+#   property budget in full, the profile-guided build and the `full` tests.
+LINT = $(BIN)/ruff check powergrid_nb tests benchmarks scripts && $(BIN)/lint-imports
+CHECK_TESTS := tests/test_rules_*.py tests/test_engine_core.py tests/test_golden.py tests/test_properties.py
+
+check: $(STAMP)
+	$(LINT)
+	POWERGRID_TESTS=quick $(BIN)/python -m pytest -q -p no:cacheprovider -o addopts="" -m "not slow" \
+		$(CHECK_TESTS)
+
 test: $(STAMP) browser
-	$(BIN)/ruff check powergrid_nb tests benchmarks scripts
-	$(BIN)/python -m pytest -q
+	$(LINT)
+	POWERGRID_TESTS=quick $(BIN)/python -m pytest -q
+
+test-all: $(STAMP) browser
+	$(LINT)
+	POWERGRID_TESTS=full $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/random_games.py

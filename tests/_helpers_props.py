@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import _tiers
 from _position import position
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -40,8 +41,13 @@ EDITIONS = ("original", "recharged")
 MAPS = ("germany", "usa")
 
 
-def props(max_examples: int) -> settings:
-    """Reproducible hypothesis settings: no deadline, derandomized, no example database."""
+def props(max_examples: int, quick: int | None = None) -> settings:
+    """Reproducible hypothesis settings: no deadline, derandomized, no example database.
+
+    ``quick``: the examples of the quick tier (`make test`, POWERGRID_TESTS=quick; tests/conftest.py),
+    for a test whose full budget takes minutes (mark it ``slow``); the full tier runs ``max_examples``."""
+    if quick is not None and _tiers.quick():
+        max_examples = quick
     return settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -272,28 +278,14 @@ def mutations(g: Game, a: Action, rng: random.Random) -> list[Action]:
     return out
 
 
-# --- positions from scenario dicts ------------------------------------------------------------
-
-def scenario(players: int = 3, edition: str = "original", map: str = "germany", seed: int = 1, *,
-             phase: int = 5, step: int = 1, round: int = 2, who: dict | None = None,
-             resources: list[int] | None = None, **options: Any) -> Game:
-    """:func:`_position.position` at the start of ``phase``, keeping the seed's regions and player
-    order; the deck is left to the loader (the unused cards shuffled, Step 3 card last) and the
-    market is the 8 lowest free plants.
-
-    who: {name: {"money": .., "plants": [..], "tokens": [c, o, g, u], "cities": [..]}}; a city
-    given as an int ``i`` is the i-th city of the play area."""
-    return position(players, edition, map, seed=seed, options=options, round=round, phase=phase,
-                    step=step, who=who, resources=resources, order="dealt", rest="shuffled")
-
-
 # --- tampering with saves ----------------------------------------------------------------
 
 def tamper_base() -> dict:
     """A 4-player Step 1 position in phase 4 with cities, plants and tokens (scenario dict)."""
-    g = scenario(4, phase=4, who={"Ada": {"plants": [4, 6], "tokens": [2, 0, 1, 0], "cities": [0, 1]},
-                                  "Bo": {"plants": [13], "cities": [2]}, "Cy": {"plants": [5]},
-                                  "Dee": {"plants": [7], "tokens": [0, 3, 0, 0]}})
+    g = position(4, seed=1, phase=4, order="dealt", rest="shuffled",
+                 who={"Ada": {"plants": [4, 6], "tokens": [2, 0, 1, 0], "cities": [0, 1]},
+                      "Bo": {"plants": [13], "cities": [2]}, "Cy": {"plants": [5]},
+                      "Dee": {"plants": [7], "tokens": [0, 3, 0, 0]}})
     return g.to_dict()
 
 

@@ -1,7 +1,8 @@
 """Real-browser play helpers: JupyterLab / Voila servers and a Playwright driver of the play panels.
 
-Shared by tests/test_play_browser.py, tests/test_app_browser.py and benchmarks/play_latency.py (which
-imports this file by path). The servers are the venv's own (``sys.executable -m jupyterlab``,
+Used by the browser tests through tests/conftest.py (one Lab, one Voila per run: ``lab_server``,
+``voila_server``, ``rooms_server``, ``lessons_server``) and by benchmarks/play_latency.py (which imports
+this file by path). The servers are the venv's own (``sys.executable -m jupyterlab``,
 ``.venv/bin/voila``), on a free local port, with an empty token, a throw-away settings dir that switches
 off the "Jupyter news?" toast, and the flags ``make lab`` / ``make app`` use (read from the Makefile):
 Lab serves notebooks/ and lands on 01_play.ipynb, Voila serves the app notebook (app.ipynb) with the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import http.cookiejar
 import json
 import os
 import re
@@ -93,6 +95,7 @@ class Server:
     log_path: Path
     started: float = 0.0
     notebook: str = PLAY_NB  # the notebook served (Voila) or opened (Lab)
+    tmp: Path | None = None  # the server's throw-away folder: notebooks/, settings, workspaces
 
     def notebook_url(self, name: str = PLAY_NB) -> str:
         if self.kind == "voila":
@@ -101,11 +104,44 @@ class Server:
             return f"{self.base}/voila/render/{urllib.parse.quote(name)}"  # voila over the lessons folder
         return f"{self.base}/lab/tree/{urllib.parse.quote(name)}?reset"
 
+    def reset(self) -> None:
+        """As if just started, for the next test of a shared server: Lab's sessions and kernels shut
+        down, its saved workspaces forgotten, and the served notebooks/ copied afresh (edits, autosaved
+        outputs and files a test wrote are gone). Voila starts a kernel per page: nothing to do."""
+        if self.kind != "lab":
+            return
+        for kind in ("sessions", "kernels"):
+            for one in json.loads(_request(f"{self.base}/api/{kind}")):
+                _request(f"{self.base}/api/{kind}/{one['id']}", method="DELETE")
+        if self.tmp is not None:
+            shutil.rmtree(self.tmp / "workspaces", ignore_errors=True)
+        for child in self.root.iterdir():
+            if child.is_dir():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+        shutil.copytree(NOTEBOOKS, self.root, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+
     def log_tail(self, n: int = 40) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
         except OSError:
             return ""
+
+
+def _request(url: str, method: str = "GET") -> bytes:
+    """The body of a request to a local Jupyter server's REST API: no token, but a request that changes
+    something carries the server's XSRF cookie back in a header, as the page does."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    headers = {}
+    if method != "GET":
+        base = urllib.parse.urlsplit(url)
+        opener.open(f"{base.scheme}://{base.netloc}/lab", timeout=30).close()  # sets the _xsrf cookie
+        headers = {"X-XSRFToken": next(c.value for c in jar if c.name == "_xsrf")}
+    with opener.open(urllib.request.Request(url, method=method, headers=headers), timeout=30) as r:
+        return r.read()
 
 
 def stop(proc: subprocess.Popen, timeout: float = 20) -> None:
@@ -193,7 +229,7 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     out = open(log_path, "w")  # noqa: SIM115 (closed in finally)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=root)
-    srv = Server(kind, f"http://127.0.0.1:{port}", proc, root, log_path, notebook=notebook)
+    srv = Server(kind, f"http://127.0.0.1:{port}", proc, root, log_path, notebook=notebook, tmp=tmp)
     try:
         wait_http(ready, timeout, proc)
         srv.started = time.perf_counter() - t0

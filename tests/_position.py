@@ -1,8 +1,8 @@
 """The one position builder of the tests, and the one ``assert_illegal``.
 
-A position is a scenario dict (README, "Scenarios and save files"): ``new_game(...).to_dict()``
-with its ``state`` rewritten, loaded by ``Game.from_dict`` (which validates it). Only the public
-format is used, never the engine's internals.
+A position is built as a user builds one: a public :class:`powergrid_nb.Scenario` of
+``new_game(...)``, edited with its setters, then ``Scenario.game()`` (which validates it, and says
+what is wrong field by field). The tests never write the save format by hand.
 
 What the builder always decides (so a test knows exactly what it gets):
 
@@ -24,7 +24,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from powergrid_nb import Action, Game, IllegalAction, new_game
+from powergrid_nb import Action, Game, IllegalAction, Scenario, new_game
 from powergrid_nb.engine.phases.resources import TOTALS
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3
 
@@ -93,27 +93,21 @@ def position_from(g0: Game, *, round: int = 2, phase: int = 3, step: int = 1,
     """
     if rest not in RESTS:
         raise ValueError(f"rest must be one of {RESTS}, not {rest!r}")
-    d = g0.to_dict()
-    st = d["state"]
+    sc = Scenario.from_game(g0)
     names, trust = list(g0.players), g0.trust
     play_area = list(g0.map.cities_in(g0.regions))
     who = who or {}
-    st["players"] = {}
-    for n in names + ([trust] if trust else []):
-        w = who.get(n, {})
-        st["players"][n] = {
-            "money": w.get("money", 0 if n == trust else 50), "plants": list(w.get("plants", [])),
-            "tokens": token_dict(w.get("tokens")),
-            "cities": [play_area[c] if isinstance(c, int) else c for c in w.get("cities", [])]}
+    sc.set_round(round)
+    sc.set_step(step)
+    sc.set_phase(phase)
     order = list(g0.player_order if order == "dealt" else order or names)
     if trust and trust not in order:
         order.insert(1, trust)
-    st["player_order"] = order
-    st["seat_order"] = list(seats) if seats is not None else [n for n in order if n != trust]
-    st.update(round=round, phase=phase, step=step, over=False)
+    sc.set_order(order)
+    sc.set_seat_order(list(seats) if seats is not None else [n for n in order if n != trust])
 
     top, removed, boxed = [card(c) for c in deck], [card(c) for c in removed], [card(c) for c in boxed]
-    owned = [card(c) for p in st["players"].values() for c in p["plants"]]
+    owned = [card(c) for w in who.values() for c in w.get("plants", [])]
     placed = set(top) | set(removed) | set(boxed) | set(owned)
     market = [card(c) for c in market] if market is not None else \
         [c for c in sorted(PLANTS) if c not in placed][:8]
@@ -121,37 +115,44 @@ def position_from(g0: Game, *, round: int = 2, phase: int = 3, step: int = 1,
     others = [c for c in sorted(PLANTS) if c not in placed]
     if STEP3 not in placed:
         others.append(STEP3)
-    if rest == "deck":
-        top += others
-    elif rest == "removed":
+    if rest == "removed":
         removed += [c for c in others if c != STEP3]
         top += [c for c in others if c == STEP3]
     elif rest == "boxed":
         boxed += others
-    st["market"] = [card_out(c) for c in market]
-    st["removed"] = removed
-    st["boxed"] = [card_out(c) for c in boxed]
-    st.pop("deck")
-    if rest != "shuffled":
-        st["deck"] = [card_out(c) for c in top]
+    elif rest == "deck":
+        top += others
     elif top:
         raise ValueError("rest='shuffled' deals the whole deck; leave deck empty")
+    sc.set_plant_market(market)  # first: a plant of g0's market a player is to own goes back to the deck
+    for n in names + ([trust] if trust else []):
+        w = who.get(n, {})
+        sc.set_money(n, w.get("money", 0 if n == trust else 50))
+        sc.set_plants(n, w.get("plants", []))
+        sc.set_tokens(n, {r: 0 for r in RESOURCES} | token_dict(w.get("tokens")))
+        sc.set_cities(n, [play_area[c] if isinstance(c, int) else c for c in w.get("cities", [])])
+    sc.set_removed(removed)
+    sc.set_boxed(boxed)
+    if rest != "shuffled":
+        sc.set_deck_top(top)
 
+    initial = sc.resources()
     if resources is None or isinstance(resources, Mapping):
         held = [sum(token_dict(w.get("tokens")).get(r, 0) for w in who.values()) for r in RESOURCES]
-        fit = {r: min(st["resources"][r], TOTALS[k] - held[k]) for k, r in enumerate(RESOURCES)}
-        st["resources"] = {**fit, **(resources or {})}
+        fit = {r: min(initial[r], TOTALS[k] - held[k]) for k, r in enumerate(RESOURCES)}
+        sc.set_resources({**fit, **(resources or {})})
     else:
-        st["resources"] = token_dict(resources)
+        sc.set_resources({r: 0 for r in RESOURCES} | token_dict(resources))
     plants = [c for c in market if c != STEP3]
-    st["discount"] = min(plants) if discount == "lowest" else discount
-    st.update(flags=dict(flags or {}), marked=list(marked), step3_from=None, counter=0, top_known=False)
-    for key in ("houses", "to_act", "auction_round"):  # the loader derives them for the phase's start
-        st.pop(key, None)
+    sc.set_discount(min(plants) if discount == "lowest" else discount)
+    sc.set_flags(flags or {})
+    sc.set_marked(marked)
+    sc.set_top_known(False)
     if to_act is not None:
-        st["to_act"] = list(to_act)
-    d["history"] = []
-    return Game.from_dict(d)
+        sc.set_to_act(to_act)
+    if rest == "shuffled":
+        sc.deal_deck()  # last: the loader deals only to a position it can load
+    return sc.game()
 
 
 def random_game(players: int | Sequence[str] = 4, map: Any = "germany", edition: str = "original", *,

@@ -1,8 +1,8 @@
 """The optional compiled engine (powergrid_nb.accel): opt-in, the same games, never stale.
 
-One full build (a few minutes, profile-guided with GCC) serves the module: the golden corpus must
-replay on it move for move, and benchmarks/compare.py measures it beside the pure-Python engine with
-identical games.
+One full build serves the module (tests/conftest.py's ``compiled_engine``, once per run: profile-guided
+with GCC in `make test-all`, a single compile in `make test`): the golden corpus must replay on it move
+for move, and benchmarks/compare.py measures it beside the pure-Python engine with identical games.
 """
 
 from __future__ import annotations
@@ -55,13 +55,10 @@ def run_probe(accel_dir: Path, **env: str) -> dict:
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole engine compiled once, into a folder of its own (the user's cache is never touched)."""
-    root = tmp_path_factory.mktemp("accel")
-    folder = accel.build(root=root, echo=lambda s: None)
-    assert folder == accel.build_dir(root)
-    return root
+@pytest.fixture
+def built(compiled_engine: Path) -> Path:
+    """The run's compiled engine (its folder of builds)."""
+    return compiled_engine
 
 
 def test_a_fresh_machine_runs_the_pure_python_engine(tmp_path: Path) -> None:
@@ -81,6 +78,7 @@ def test_a_built_engine_is_loaded_and_plays_the_same_games(built: Path, tmp_path
     assert compiled["moves"] == pure["moves"] and len(pure["moves"]) > 300
 
 
+@pytest.mark.full  # the profile-guided build is the full tier's
 def test_the_profile_guided_build_keeps_pythons_optimisation(built: Path) -> None:
     """The profile flags come on top of Python's own C flags (-O3 ...): some setuptools read CFLAGS
     instead of Python's flags, and a build through it ran at -O0, slower than pure Python. The

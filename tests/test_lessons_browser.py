@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import _lab
 import pytest
-from _browser import require_browser
 
 pytestmark = pytest.mark.slow  # about a minute: the lesson runs at its small sizes
 
@@ -22,17 +21,10 @@ LESSON = "01_resource_market.ipynb"
 PLOTLY_SNAPSHOT = "r.setData is not a function"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    with _lab.chromium() as b:
-        yield b
-
-
-def test_the_lessons_app_lists_the_lessons_and_draws_lesson_1_offline(browser) -> None:
+def test_the_lessons_app_lists_the_lessons_and_draws_lesson_1_offline(browser, lessons_server) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with _lab.server("lessons", log_dir=SHOTS, timeout=120) as srv, \
-            _lab.offline_page(browser, srv, SHOTS / "failure.png") as (page, guard):
+    srv = lessons_server
+    with _lab.offline_page(browser, srv, SHOTS / "failure.png") as (page, guard):
         stacks: list[str] = []
         page.on("pageerror", lambda e: stacks.append(f"{e} {e.stack}"))
         page.goto(f"{srv.base}/", timeout=60_000)

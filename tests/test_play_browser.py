@@ -23,7 +23,6 @@ from typing import Any
 
 import _lab
 import pytest
-from _browser import require_browser
 
 from powergrid_nb.views.mapboard import NOMINAL_WIDTH
 
@@ -31,13 +30,6 @@ pytestmark = pytest.mark.slow  # about 60 s for Lab, 30 s for Voila
 
 SHOTS = _lab.ARTIFACTS
 PLAYERS, SEED, BOTS = 3, 7, ("random", "heuristic")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    with _lab.chromium() as b:
-        yield b
 
 
 def house_points(table: Any, player: str) -> list[list[float]]:
@@ -86,10 +78,10 @@ def spilled(table: Any) -> list[str]:
 MONEY = re.compile(r"You(?: have |: [a-z ]+\()(\d+)")  # "You have 50", "You: build (38 Elektro)"
 
 
-def test_lab_play_a_round_by_clicking(browser) -> None:
+def test_lab_play_a_round_by_clicking(browser, lab_server) -> None:
     t0 = time.perf_counter()
-    with (_lab.server("lab", log_dir=SHOTS) as srv,
-          _lab.offline_page(browser, srv, SHOTS / "lab_failure.png") as (page, watch)):
+    srv = lab_server
+    with _lab.offline_page(browser, srv, SHOTS / "lab_failure.png") as (page, watch):
         seconds = _lab.open_play_notebook(page, srv)
         print(f"server up in {srv.started:.1f}s, notebook run in {seconds:.1f}s")
         assert _lab.cell_errors(page) == [], "a notebook cell failed"
@@ -167,9 +159,9 @@ def test_lab_play_a_round_by_clicking(browser) -> None:
         watch.check()
 
 
-def test_voila_start_and_open_an_auction(browser) -> None:
-    with (_lab.server("voila", log_dir=SHOTS) as srv,
-          _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", tail=30) as (page, watch)):
+def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
+    srv = voila_server
+    with _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", tail=30) as (page, watch):
         seconds = _lab.open_play_notebook(page, srv)
         print(f"server up in {srv.started:.1f}s, page rendered in {seconds:.1f}s")
         table = page.locator(".pg-table").first

@@ -43,7 +43,6 @@ from typing import Any
 
 import _lab
 import pytest
-from _browser import require_browser
 from _whole_game import (
     BOT,
     EDITION,
@@ -69,13 +68,6 @@ ORDER = {"setup": 1, "auction": 2, "resources": 3, "building": 4, "bureaucracy":
          "hybrid": 7, "end": 8, "bot_seat": 9}
 PHASE_OF = {"opening": "auction", "bidding": "auction", "resources": "resources", "build": "building",
             "power": "bureaucracy", "discard": "discard", "over": "end", "hybrid": "hybrid"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    with _lab.chromium() as b:
-        yield b
 
 
 class Shots:
@@ -200,10 +192,14 @@ def test_the_chosen_setup_meets_every_situation() -> None:
     assert round_of(player.seat.status()) <= 10 and clicks <= 160, (player.seat.status(), clicks)
 
 
-def test_lab_a_whole_game_by_clicking(browser) -> None:
+# about 3 minutes: the full tier's (`make test-all`); `make test` plays a round in Lab and in Voila
+# (test_play_browser.py, test_voila_a_round_by_clicking) and this game's clicks headless
+# (test_the_chosen_setup_meets_every_situation)
+@pytest.mark.full
+def test_lab_a_whole_game_by_clicking(browser, lab_server) -> None:
     t0 = time.perf_counter()
-    with (_lab.server("lab", log_dir=_lab.ARTIFACTS) as srv,
-          _lab.offline_page(browser, srv, SHOTS / "lab_failure.png", VIEWPORT) as (page, watch)):
+    srv = lab_server
+    with _lab.offline_page(browser, srv, SHOTS / "lab_failure.png", VIEWPORT) as (page, watch):
         table, shots = start(page, srv, "lab")
         drv = _lab.Driver(page, table)
         seat = DomSeat(drv)
@@ -246,11 +242,11 @@ def test_lab_a_whole_game_by_clicking(browser) -> None:
         watch.check()
 
 
-def test_lab_load_raises_no_page_error(browser) -> None:
+def test_lab_load_raises_no_page_error(browser, lab_server) -> None:
     """Save, then Load at once: no page error (the old board's figures are closed only once the new
     board is shown: closed while shown, their views sync on closed comms)."""
-    with (_lab.server("lab", log_dir=_lab.ARTIFACTS) as srv,
-          _lab.offline_page(browser, srv, SHOTS / "lab_load_failure.png", VIEWPORT) as (page, watch)):
+    srv = lab_server
+    with _lab.offline_page(browser, srv, SHOTS / "lab_load_failure.png", VIEWPORT) as (page, watch):
         _lab.open_play_notebook(page, srv)
         table = page.locator(".pg-table").first
         _lab.start_game(page, table, delay=0, **SETUP)
@@ -261,10 +257,10 @@ def test_lab_load_raises_no_page_error(browser) -> None:
         watch.check()
 
 
-def test_voila_a_round_by_clicking(browser) -> None:
+def test_voila_a_round_by_clicking(browser, voila_server) -> None:
     t0 = time.perf_counter()
-    with (_lab.server("voila", log_dir=_lab.ARTIFACTS) as srv,
-          _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", VIEWPORT, tail=30) as (page, watch)):
+    srv = voila_server
+    with _lab.offline_page(browser, srv, SHOTS / "voila_failure.png", VIEWPORT, tail=30) as (page, watch):
         table, shots = start(page, srv, "voila")
         drv = _lab.Driver(page, table, lab=False, quiet_ms=800)
         seat = DomSeat(drv)

@@ -70,7 +70,8 @@ def test_random_trust_games_keep_every_invariant(params):
     _full_game_check(params)
 
 
-@props(16)
+@pytest.mark.slow  # about 10 s an example: `make test` runs 3 of the 16 examples, `make test-all` all
+@props(16, quick=3)
 @given(game_params(), st.randoms(use_true_random=False))
 def test_actions_not_listed_are_rejected_and_change_nothing(params, rnd):
     """R13/R14/R28/R29/R31/R48/R51/R58/R72: an action (atomic form) that legal_actions does not list
@@ -98,7 +99,8 @@ def test_actions_not_listed_are_rejected_and_change_nothing(params, rnd):
     play(g, rng, each=each)
 
 
-@props(16)
+@pytest.mark.slow  # about 6 s an example: `make test` runs 3 of the 16 examples, `make test-all` all
+@props(16, quick=3)
 @given(game_params(), st.randoms(use_true_random=False))
 def test_one_field_changed_is_listed_or_rejected(params, rnd):
     """An action built from a legal one by changing one field (player, plant, bid, resource, city,

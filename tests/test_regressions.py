@@ -15,9 +15,8 @@ from _helpers_props import (
     check_invariants,
     make,
     play,
-    scenario,
 )
-from _position import assert_illegal
+from _position import assert_illegal, position
 
 from powergrid_nb import BuyResources, Discard, Game, IllegalAction, Power, new_game
 from powergrid_nb.engine.events import CardDrawn, Decision, PhaseBegins, PlantBoxed
@@ -41,10 +40,10 @@ def _census_ok(g: Game) -> None:
 
 def _phase3(first_plants: list[int] | None = None) -> tuple[Game, str]:
     first = new_game(3, seed=1).player_order[-1]  # phase 3 runs in reverse order (R45)
-    g = scenario(3, phase=3, who={first: {"plants": first_plants or [4, 8], "money": 50},
-                                  **{n: {"plants": [p]} for n, p in zip(
-                                      [x for x in ("Ada", "Bo", "Cy") if x != first], (10, 15),
-                                      strict=True)}})
+    g = position(3, seed=1, phase=3, order="dealt", rest="shuffled",
+                 who={first: {"plants": first_plants or [4, 8], "money": 50},
+                      **{n: {"plants": [p]} for n, p in zip(
+                          [x for x in ("Ada", "Bo", "Cy") if x != first], (10, 15), strict=True)}})
     assert g.current_player == first
     return g, first
 
@@ -191,7 +190,8 @@ def test_regression_step3_card_index_falls_only_by_draws(edition):
 
 def _phase5(tokens: list[int]) -> tuple[Game, str]:
     first = new_game(3, seed=1).player_order[0]  # phase 5 in player order
-    g = scenario(3, phase=5, who={first: {"plants": [5, 10], "tokens": tokens, "cities": [0, 1, 2]}})
+    g = position(3, seed=1, phase=5, order="dealt", rest="shuffled",
+                 who={first: {"plants": [5, 10], "tokens": tokens, "cities": [0, 1, 2]}})
     assert g.current_player == first
     return g, first
 

@@ -27,7 +27,6 @@ from typing import Any
 
 import _lab
 import pytest
-from _browser import require_browser
 
 from powergrid_nb import new_game
 from powergrid_nb.engine.gamelog import log_lines
@@ -49,13 +48,6 @@ HOUSES_JS = """root => Object.fromEntries([...root.querySelector('.pg-map-box .j
 # the log's sentences, oldest first
 LOG_LINES_JS = ("root => [...root.querySelectorAll('.pg-log .pg-log-lines > div')]"
                 ".map(e => e.innerText.trim())")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    with _lab.chromium() as b:
-        yield b
 
 
 class Player:
@@ -122,86 +114,87 @@ def both_show(players: list[Player], g: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: Any) -> tuple[Path, str, dict[str, str]]:
-    path = tmp_path_factory.mktemp("rooms") / "class.sqlite"
+def room(rooms_file: Path) -> tuple[Path, str, dict[str, str]]:
+    """The room of these tests, in the rooms file the run's rooms server serves."""
+    path = rooms_file
     store = SQLiteStore(path)
     created = store.create_room(new_game([s.name for s in SEATS], map="germany", seed=SEED), SEATS,
                                 title="class A")
     return path, created.room, created.codes
 
 
-def test_two_players_play_a_round_against_a_bot_each_at_their_own_page(browser, room) -> None:
+def test_two_players_play_a_round_against_a_bot_each_at_their_own_page(browser, rooms_server, room) -> None:
     path, room_id, codes = room
     store = SQLiteStore(path)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with _lab.server("voila", log_dir=SHOTS, environ={"POWERGRID_ROOMS": str(path)}) as srv:
-        players = [Player(browser, srv, seat, codes[seat]) for seat in HUMANS]
-        by_seat = {p.seat: p for p in players}
-        try:
-            for p in players:
-                assert p.table.locator(".pg-room-bar").inner_text().count("you play") == 1
-                assert "joined: you play" in p.page.locator(".pg-join-message").inner_text()
-                p.shot("1_joined")
-            g = store.game(room_id)
+    srv = rooms_server
+    players = [Player(browser, srv, seat, codes[seat]) for seat in HUMANS]
+    by_seat = {p.seat: p for p in players}
+    try:
+        for p in players:
+            assert p.table.locator(".pg-room-bar").inner_text().count("you play") == 1
+            assert "joined: you play" in p.page.locator(".pg-join-message").inner_text()
+            p.shot("1_joined")
+        g = store.game(room_id)
+        both_show(players, g)
+        steps, shot_waiting = 0, False
+        while g.round == 1 and not g.is_over:
+            actor = by_seat[g.current_player]
+            wait_until(lambda a=actor: a.driver.phase() != "wait", f"{actor.seat}'s controls appear",
+                       SEEN_WITHIN_S, actor.page)
+            actor.driver.turn()
+            g = settled_on_a_human(store, room_id, actor.page)
             both_show(players, g)
-            steps, shot_waiting = 0, False
-            while g.round == 1 and not g.is_over:
-                actor = by_seat[g.current_player]
-                wait_until(lambda a=actor: a.driver.phase() != "wait", f"{actor.seat}'s controls appear",
-                           SEEN_WITHIN_S, actor.page)
-                actor.driver.turn()
-                g = settled_on_a_human(store, room_id, actor.page)
-                both_show(players, g)
-                steps += 1
-                if not shot_waiting and g.phase_name == "resources" and g.current_player in HUMANS:
-                    for p in players:
-                        p.shot("2_resources")
-                    shot_waiting = True
-                assert steps < 60, f"round 1 not over after {steps} turns: {g.current_player} to act"
-            assert g.round == 2, f"the game did not reach round 2: {g.phase_name}, round {g.round}"
-            log = store.log(room_id)
-            assert {d.seat for d in log} == {"Ann", "Ben", "Cy"}, "every seat decided, the bot on its own"
-            statuses = {p.status() for p in players}
-            assert len(statuses) == 1 and statuses.pop().startswith("Round 2"), statuses
-            houses = {s.name: g.city_count(s.name) for s in SEATS}
-            assert sum(houses.values()) > 0, "nobody built in round 1: the map check would prove nothing"
-            for p in players:
-                wait_until(lambda p=p: p.houses() == houses, f"{p.seat}'s map shows the houses {houses} (it "
-                           f"shows {p.houses()})", SEEN_WITHIN_S, p.page)
-            for p in players:
-                p.shot("3_round2")
-                p.check()
-        except Exception:
-            for p in players:
-                p.page.screenshot(path=str(SHOTS / f"{p.seat.lower()}_failure.png"))
-            print(srv.log_tail(30))
-            raise
-        finally:
-            for p in players:
-                p.context.close()
+            steps += 1
+            if not shot_waiting and g.phase_name == "resources" and g.current_player in HUMANS:
+                for p in players:
+                    p.shot("2_resources")
+                shot_waiting = True
+            assert steps < 60, f"round 1 not over after {steps} turns: {g.current_player} to act"
+        assert g.round == 2, f"the game did not reach round 2: {g.phase_name}, round {g.round}"
+        log = store.log(room_id)
+        assert {d.seat for d in log} == {"Ann", "Ben", "Cy"}, "every seat decided, the bot on its own"
+        statuses = {p.status() for p in players}
+        assert len(statuses) == 1 and statuses.pop().startswith("Round 2"), statuses
+        houses = {s.name: g.city_count(s.name) for s in SEATS}
+        assert sum(houses.values()) > 0, "nobody built in round 1: the map check would prove nothing"
+        for p in players:
+            wait_until(lambda p=p: p.houses() == houses, f"{p.seat}'s map shows the houses {houses} (it "
+                       f"shows {p.houses()})", SEEN_WITHIN_S, p.page)
+        for p in players:
+            p.shot("3_round2")
+            p.check()
+    except Exception:
+        for p in players:
+            p.page.screenshot(path=str(SHOTS / f"{p.seat.lower()}_failure.png"))
+        print(srv.log_tail(30))
+        raise
+    finally:
+        for p in players:
+            p.context.close()
 
 
-def test_a_wrong_code_typed_is_explained_and_the_table_stays(browser, room) -> None:
+def test_a_wrong_code_typed_is_explained_and_the_table_stays(browser, rooms_server, room) -> None:
     path, room_id, codes = room
     store = SQLiteStore(path)
     before = len(store.log(room_id))
-    with _lab.server("voila", log_dir=SHOTS, environ={"POWERGRID_ROOMS": str(path)}) as srv:
-        p = Player(browser, srv, "Ann", codes["Ann"])
-        try:
-            status, log = p.status(), p.log()
-            p.page.locator(".pg-join-code input").fill("not-a-code99")
-            p.page.locator("button.pg-join").click()
-            message = p.page.locator(".pg-join-message")
-            message.get_by_text("this code is no seat's code").wait_for(timeout=20_000)
-            assert "class.sqlite" not in message.inner_text() and str(path.parent) not in message.inner_text()
-            assert "you play Ann" in p.table.locator(".pg-room-bar").inner_text()
-            assert (p.status(), p.log()) == (status, log), "the table changed after a wrong code"
-            assert len(store.log(room_id)) == before
-            p.shot("4_wrong_code")
-            p.check()
-        except Exception:
-            p.page.screenshot(path=str(SHOTS / "wrong_code_failure.png"))
-            print(srv.log_tail(30))
-            raise
-        finally:
-            p.context.close()
+    srv = rooms_server
+    p = Player(browser, srv, "Ann", codes["Ann"])
+    try:
+        status, log = p.status(), p.log()
+        p.page.locator(".pg-join-code input").fill("not-a-code99")
+        p.page.locator("button.pg-join").click()
+        message = p.page.locator(".pg-join-message")
+        message.get_by_text("this code is no seat's code").wait_for(timeout=20_000)
+        assert "class.sqlite" not in message.inner_text() and str(path.parent) not in message.inner_text()
+        assert "you play Ann" in p.table.locator(".pg-room-bar").inner_text()
+        assert (p.status(), p.log()) == (status, log), "the table changed after a wrong code"
+        assert len(store.log(room_id)) == before
+        p.shot("4_wrong_code")
+        p.check()
+    except Exception:
+        p.page.screenshot(path=str(SHOTS / "wrong_code_failure.png"))
+        print(srv.log_tail(30))
+        raise
+    finally:
+        p.context.close()

@@ -12,18 +12,14 @@ POWERGRID_NO_BROWSER=1 is set, which skips them.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
 from _browser import (
     ARTIFACTS,
-    NO_BROWSER_ENV,
     STATES,
     VIEWS,
-    browser_problem,
-    chromium,
     mid_game_usa,
     render,
     require_browser,
@@ -34,19 +30,6 @@ from powergrid_nb.views import map_figure
 # the 2-player Trust game rests on the provisional Trust rules (O22)
 CASES = [pytest.param(v, s, id=f"{v}-{s}", marks=[pytest.mark.provisional] if s == "trust2p" else [])
          for v in VIEWS for s in STATES]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the whole module (Debian's, never a Playwright download).
-
-    None when there is no browser: each test then calls require_browser(), which fails (or skips) it
-    with the reason, rather than erroring in the fixture."""
-    if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
-        yield None
-        return
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,7 @@ test-artifacts/readable/lab_table.png. Without chromium the test fails with inst
 
 from __future__ import annotations
 
-import os
-
 import _lab
-import pytest
-from _browser import NO_BROWSER_ENV, browser_problem, chromium, require_browser
 from test_views_readable import MEASURE_JS, SHOTS, hit, inside, label_clashes
 
 # The HTML plant market (views.plants_html) as drawn: each card with the boxes of what it prints (and
@@ -50,48 +46,37 @@ def market_clashes(m: dict) -> list[str]:
     return bad + [f"{n!r} outside the market" for n, b in parts if not inside(b, m["market"])]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
-        yield None
-        return
-    with chromium() as b:
-        yield b
-
-
-def test_lab_table_map_and_market_readable(browser, monkeypatch) -> None:
-    require_browser()
-    monkeypatch.setenv("PYTHONPATH", str(_lab.ROOT))  # the kernel runs this checkout's package
+def test_lab_table_map_and_market_readable(browser, lab_server) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with _lab.server("lab", log_dir=SHOTS) as srv:
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        try:
-            _lab.open_play_notebook(page, srv)
-            assert _lab.cell_errors(page) == [], "a notebook cell failed"
-            table = page.locator(".pg-table").first
-            _lab.start_game(page, table, players=3, seed=7, bots=("random",), delay=0)
-            page.wait_for_timeout(1000)
-            plots = table.locator(".js-plotly-plot")
-            assert plots.count() >= 1, "the map should be drawn"
-            map_gd = plots.nth(0).element_handle()
-            plots.nth(0).scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / "lab_table.png"))
+    srv = lab_server
+    page = browser.new_page(viewport={"width": 1500, "height": 1100})
+    try:
+        _lab.open_play_notebook(page, srv)
+        assert _lab.cell_errors(page) == [], "a notebook cell failed"
+        table = page.locator(".pg-table").first
+        _lab.start_game(page, table, players=3, seed=7, bots=("random",), delay=0)
+        page.wait_for_timeout(1000)
+        plots = table.locator(".js-plotly-plot")
+        assert plots.count() >= 1, "the map should be drawn"
+        map_gd = plots.nth(0).element_handle()
+        plots.nth(0).scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "lab_table.png"))
 
-            m = page.evaluate(MEASURE_JS, map_gd)
-            box = page.evaluate("(gd) => { const b = gd.parentElement.getBoundingClientRect(); "
-                                "return [b.left, b.top, b.right, b.bottom]; }", map_gd)
-            assert len(m["cities"]) == 42 and len(m["legend"]) >= 12
-            assert label_clashes(m) == []
-            cut = [n for n, *b in m["legend"] if not inside(b, box)]
-            assert cut == [], f"legend entries cut off by the map's box {box}: {cut}"
+        m = page.evaluate(MEASURE_JS, map_gd)
+        box = page.evaluate("(gd) => { const b = gd.parentElement.getBoundingClientRect(); "
+                            "return [b.left, b.top, b.right, b.bottom]; }", map_gd)
+        assert len(m["cities"]) == 42 and len(m["legend"]) >= 12
+        assert label_clashes(m) == []
+        cut = [n for n, *b in m["legend"] if not inside(b, box)]
+        assert cut == [], f"legend entries cut off by the map's box {box}: {cut}"
 
-            market = table.locator(".pg-market-view .pg-market")
-            market.scroll_into_view_if_needed()
-            m = market.evaluate(MARKET_JS)
-            assert len(m["cards"]) == 8 and len(m["key"]) == 8 and len(m["labels"]) == 2
-            assert all(len(c["parts"]) >= 3 for c in m["cards"])  # number, print, its lines
-            assert market_clashes(m) == []
-        except Exception:
-            page.screenshot(path=str(SHOTS / "lab_failure.png"))
-            print(srv.log_tail(20))
-            raise
+        market = table.locator(".pg-market-view .pg-market")
+        market.scroll_into_view_if_needed()
+        m = market.evaluate(MARKET_JS)
+        assert len(m["cards"]) == 8 and len(m["key"]) == 8 and len(m["labels"]) == 2
+        assert all(len(c["parts"]) >= 3 for c in m["cards"])  # number, print, its lines
+        assert market_clashes(m) == []
+    except Exception:
+        page.screenshot(path=str(SHOTS / "lab_failure.png"))
+        print(srv.log_tail(20))
+        raise

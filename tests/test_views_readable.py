@@ -22,14 +22,14 @@ Screenshots go to test-artifacts/readable/. Without chromium these tests fail wi
 from __future__ import annotations
 
 import json
-import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-from _browser import NO_BROWSER_ENV, ROOT, browser_problem, chromium, require_browser, trust_game
+from _browser import ROOT, require_browser, trust_game
 from _helpers_steps import S3, scenario
 from _position import random_game
 from plotly.offline import get_plotlyjs
@@ -98,19 +98,19 @@ def label_clashes(m: dict[str, Any]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def page():
-    """One headless Chromium page with plotly.js loaded; ``draw`` puts a figure in it."""
-    if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
+def page(chromium_session: Any) -> Iterator[Any]:
+    """One page of the run's Chromium with plotly.js loaded; ``draw`` puts a figure in it (None without
+    a browser: ``draw`` fails or skips the test with the reason)."""
+    if chromium_session is None:
         yield None
         return
-    with chromium() as browser:
-        pg = browser.new_page(viewport={"width": 1500, "height": 900})
-        pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
-                 else route.continue_())
-        pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
-        pg.add_script_tag(content=get_plotlyjs())
-        yield pg
-        pg.close()
+    pg = chromium_session.new_page(viewport={"width": 1500, "height": 900})
+    pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
+             else route.continue_())
+    pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
+    pg.add_script_tag(content=get_plotlyjs())
+    yield pg
+    pg.close()
 
 
 def draw(page: Any, fig: go.Figure, width: int, shot: str | None = None) -> dict[str, Any]:

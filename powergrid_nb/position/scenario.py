@@ -249,6 +249,58 @@ class Scenario:
         self._start_of_phase()
         self._edited()
 
+    def set_seat_order(self, players: Iterable[str]) -> None:
+        """The seat order around the table (the players without the Trust)."""
+        self._st["seat_order"] = [str(p) for p in players]
+        self._edited()
+
+    def set_removed(self, plants: Iterable[int | str]) -> None:
+        """The plants out of the game (R8: removed at setup), taken from the deck or the box as
+        :meth:`set_plants`; plants leaving it go to the bottom of the deck."""
+        self._set_pile("removed", plants)
+
+    def set_boxed(self, plants: Iterable[int | str]) -> None:
+        """The plants in the box (out of play, as the rules put them there), taken from the deck or the
+        removed ones as :meth:`set_plants`; plants leaving it go to the bottom of the deck."""
+        self._set_pile("boxed", plants)
+
+    def deal_deck(self) -> None:
+        """The deck as the loader deals it to a scenario without one: every card placed nowhere else, in
+        the seed's order (the Step 3 card last); while the position does not load, in ascending order."""
+        self._st.pop("deck", None)
+        self._st["deck"] = _dealt_deck(self._data)
+        self._edited()
+
+    def set_discount(self, plant: int | None) -> None:
+        """[RECH] The plant under the discount token (R40), or None for no token."""
+        self._st["discount"] = plant
+        self._edited()
+
+    def set_top_known(self, known: bool) -> None:
+        """Whether everyone knows the deck's top card (the Original's set-up lays plant 13 on top)."""
+        self._st["top_known"] = bool(known)
+        self._edited()
+
+    def set_to_act(self, players: Iterable[str]) -> None:
+        """Who is still to act in the phase, in turn (the first is to act now)."""
+        self._st["to_act"] = [str(p) for p in players]
+        self._edited()
+
+    def set_marked(self, cities: Iterable[str]) -> None:
+        """[RECH] The cities marked as start cities so far (R134)."""
+        self._st["marked"] = [str(c) for c in cities]
+        self._edited()
+
+    def set_flags(self, flags: Mapping[str, Any]) -> None:
+        """The map rules' and variants' flags (e.g. ``{"uranium_frozen": True}``)."""
+        self._st["flags"] = dict(flags)
+        self._edited()
+
+    def _set_pile(self, key: str, plants: Iterable[int | str]) -> None:
+        new = self._swap(self._st[key], plants)
+        self._st[key] = [card_out(c) for c in new]
+        self._edited()
+
     def _start_of_phase(self) -> None:
         reset_turn_state(self._data)
         self._st["over"] = self._st.get("phase") == Phase.GAME_OVER

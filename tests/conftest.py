@@ -1,0 +1,138 @@
+"""What the whole suite shares: the test tier (tests/_tiers.py) and the expensive things started
+once per run (lazily, by the first test that needs them): the browser, the Jupyter servers, the
+compiled engine.
+
+The tiers (Makefile): ``make check`` (lint, layers, rules, engine, golden corpus, fast properties; about
+a minute), ``make test`` (everything a change can break; ``POWERGRID_TESTS=quick``: the ``slow``
+property tests run their smaller budget, ``props(n, quick=k)`` in _helpers_props, the compiled engine
+is built without the profile-guided pass and tests marked ``full`` are skipped) and ``make test-all``
+(``POWERGRID_TESTS=full``, also the default of a bare ``pytest``: every budget in full, the
+profile-guided build, the ``full`` tests).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import _lab
+import pytest
+from _browser import NO_BROWSER_ENV, browser_problem, chromium, require_browser
+from _tiers import TIER_ENV, tier
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        tier()
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+# The fixtures that start the browser or a server: their tests run last, together.
+BROWSER_FIXTURES = frozenset({"chromium_session", "_lab_session", "voila_server", "rooms_server",
+                              "lessons_server"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests run last, after every other test and notebook (in their order): Playwright's
+    sync API keeps an asyncio loop running in the main thread while the run's browser is open, and a
+    test that runs its own loop (``asyncio.run``), or a notebook's client, cannot start one then.
+    Tests marked ``full`` run in the full tier only."""
+    later = [item for item in items if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))]
+    if later:
+        ids = {id(item) for item in later}
+        items[:] = [item for item in items if id(item) not in ids] + later
+    if tier() == "full":
+        return
+    skip = pytest.mark.skip(reason=f"the full tier's ({TIER_ENV}=full, `make test-all`)")
+    for item in items:
+        if item.get_closest_marker("full") is not None:
+            item.add_marker(skip)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"test tier: {tier()} ({TIER_ENV}; quick in `make test`, full in `make test-all`)"
+
+
+# ---------------------------------------------------------------------------------------------- browser
+
+@pytest.fixture(scope="session")
+def chromium_session() -> Iterator[Any]:
+    """One headless Debian chromium (a Playwright Browser) for the whole run; None without one (the
+    ``browser`` fixture then fails or skips the test with the reason)."""
+    if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
+        yield None
+        return
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def browser(chromium_session: Any) -> Any:
+    """The run's browser; a test that needs it FAILS with install advice when it is missing (skipped
+    with POWERGRID_NO_BROWSER=1). Each test opens and closes its own pages or contexts."""
+    require_browser()
+    return chromium_session
+
+
+# ---------------------------------------------------------------------------------------------- servers
+
+def _shared(kind: str, **kw: Any) -> Iterator[_lab.Server]:
+    with _lab.server(kind, **kw) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def _lab_session() -> Iterator[_lab.Server]:
+    yield from _shared("lab", log_dir=_lab.ARTIFACTS)
+
+
+@pytest.fixture
+def lab_server(_lab_session: _lab.Server) -> _lab.Server:
+    """JupyterLab as `make lab` starts it, one per run; each test gets it as if just started (no
+    session, no kernel, no workspace, the notebooks as in the repository)."""
+    _lab_session.reset()
+    return _lab_session
+
+
+@pytest.fixture(scope="session")
+def voila_server() -> Iterator[_lab.Server]:
+    """Voila on the app as `make app` starts it, one per run (a kernel of its own for every page)."""
+    yield from _shared("voila", log_dir=_lab.ARTIFACTS)
+
+
+@pytest.fixture(scope="session")
+def rooms_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rooms file of :func:`rooms_server` (empty: tests create their rooms in it)."""
+    return tmp_path_factory.mktemp("rooms") / "class.sqlite"
+
+
+@pytest.fixture(scope="session")
+def rooms_server(rooms_file: Path) -> Iterator[_lab.Server]:
+    """Voila on the app as `make app ROOMS=class.sqlite` starts it (the page offers to join a room), one
+    per run: a server of its own, as the rooms file changes what the app's page shows."""
+    yield from _shared("voila", log_dir=_lab.ROOT / "test-artifacts" / "rooms",
+                       environ={"POWERGRID_ROOMS": str(rooms_file)})
+
+
+@pytest.fixture(scope="session")
+def lessons_server() -> Iterator[_lab.Server]:
+    """Voila over the lessons' folder as `make lessons-app` starts it, one per run."""
+    yield from _shared("lessons", log_dir=_lab.ROOT / "test-artifacts" / "lessons", timeout=120)
+
+
+# ---------------------------------------------------------------------------------------- compiled engine
+
+@pytest.fixture(scope="session")
+def compiled_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole engine compiled once per run into a folder of its own (the user's cache is never
+    touched); the folder to pass as ``POWERGRID_NB_ACCEL_DIR``. Profile-guided (GCC: compile, train,
+    compile again) in the full tier only; `make test` compiles once."""
+    from powergrid_nb import accel
+
+    root = tmp_path_factory.mktemp("accel")
+    folder = accel.build(root=root, echo=lambda s: None, pgo=None if tier() == "full" else False)
+    assert folder == accel.build_dir(root)
+    return root
