@@ -41,6 +41,8 @@ KINDS = {"python", "bash", "text", "mermaid", "python notest", "bash notest"}
 NOT_RUN = {
     ("what-if.md", "powergrid-nb accel build"): "compiles for minutes and needs a C compiler; "
                                                  "tests/test_accel.py builds it",
+    ("benchmarks.md", "for round in 1 2; do"): "a measurement: needs a worktree of 10d45e5 and runs the "
+                                                "fast tier four times",
 }
 
 
