@@ -1,5 +1,6 @@
 # Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
-# checks; `make check` is the minute-long subset to run while working, `make test-all` adds the slow budgets). `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
+# checks). While working, `make check` runs the fast tier in under a minute; `make test-all` adds the slow
+# budgets. `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
 # and `make lessons-app` open the course (notebooks/lessons/).
 PYTHON ?= python3
 VENV   ?= .venv
@@ -76,12 +77,12 @@ browser:
 	fi
 
 # The tiers of tests (tests/conftest.py, tests/_tiers.py):
-# - `make check` (about a minute): ruff, the layers (lint-imports: pyproject's [tool.importlinter]), and the
+# - `make check` (under a minute): ruff, the layers (lint-imports: pyproject's [tool.importlinter]), and the
 #   rules, the engine, the golden corpus and the fast property tests: the files of CHECK_TESTS, less their
 #   tests marked `slow`. No browser, no server, no notebook.
-# - `make test` (README, .ci/run; under 12 minutes on 2 cores): everything a change can break: every test
-#   and every notebook (nbmake), one browser and one JupyterLab / Voila server per run; in the quick tier
-#   (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is
+# - `make test` (README, .ci/run; about 16 minutes on 2 cores, docs/benchmarks.md): everything a change
+#   can break: every test and every notebook (nbmake), one browser and one JupyterLab / Voila server per
+#   run; in the quick tier (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is
 #   built once without the profile-guided pass, and the tests marked `full` are skipped.
 # - `make test-all`: the same in the full tier (POWERGRID_TESTS=full, also a bare `pytest`'s): every
 #   property budget in full, the profile-guided build and the `full` tests.

@@ -2,7 +2,7 @@
 once per run (lazily, by the first test that needs them): the browser, the Jupyter servers, the
 compiled engine.
 
-The tiers (Makefile): ``make check`` (lint, layers, rules, engine, golden corpus, fast properties; about
+The tiers (Makefile): ``make check`` (lint, layers, rules, engine, golden corpus, fast properties; under
 a minute), ``make test`` (everything a change can break; ``POWERGRID_TESTS=quick``: the ``slow``
 property tests run their smaller budget, ``props(n, quick=k)`` in _helpers_props, the compiled engine
 is built without the profile-guided pass and tests marked ``full`` are skipped) and ``make test-all``
