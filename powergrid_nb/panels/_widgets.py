@@ -399,16 +399,21 @@ class LiveFigure(go.FigureWidget):
         return state
 
 
+# the widths (px) a page may ask a figure to take: a screen's, not what a crafted message can send
+FIT_WIDTHS = range(100, 8001)
+
+
 class Fit(anywidget.AnyWidget):
     """Keeps the FigureWidget ``fig`` as wide as its box: the page sets ``width`` whenever the box's
     width and the drawing's differ, and the figure's layout takes it (a FigureWidget drawn before its
-    box has a size takes Plotly's default 700 px, whatever the box)."""
+    box has a size takes Plotly's default 700 px, whatever the box). A width outside
+    :data:`FIT_WIDTHS` is ignored: the figure keeps the width it has."""
 
     width = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, fig: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.observe(lambda c: c["new"] and fig.update_layout(width=c["new"]), names="width")
+        self.observe(lambda c: c["new"] in FIT_WIDTHS and fig.update_layout(width=c["new"]), names="width")
 
 
 class FitMap(Fit):
