@@ -94,13 +94,18 @@ check: $(STAMP)
 	POWERGRID_TESTS=quick $(BIN)/python -m pytest -q -p no:cacheprovider -o addopts="" -m "not slow" \
 		$(CHECK_TESTS)
 
+# Two workers (pytest-xdist): each test file is one unit of work, the browser and server tests another, the
+# compiled engine's a third (tests/conftest.py). WORKERS=1 runs everything in one process.
+WORKERS ?= 2
+PARALLEL = $(if $(filter 1,$(WORKERS)),,-n $(WORKERS) --dist loadgroup --no-loadscope-reorder)
+
 test: $(STAMP) browser
 	$(LINT)
-	POWERGRID_TESTS=quick $(BIN)/python -m pytest -q
+	POWERGRID_TESTS=quick $(BIN)/python -m pytest -q $(PARALLEL)
 
 test-all: $(STAMP) browser
 	$(LINT)
-	POWERGRID_TESTS=full $(BIN)/python -m pytest -q
+	POWERGRID_TESTS=full $(BIN)/python -m pytest -q $(PARALLEL)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/random_games.py

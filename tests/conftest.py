@@ -12,6 +12,7 @@ profile-guided build, the ``full`` tests).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,20 +31,43 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
 
 
-# The fixtures that start the browser or a server: their tests run last, together.
+# The fixtures that start the browser or a server: their tests run last, together, and on one worker of a
+# parallel run (`make test`: pytest-xdist, --dist loadgroup), so that each is started once per run.
 BROWSER_FIXTURES = frozenset({"chromium_session", "_lab_session", "voila_server", "rooms_server",
                               "lessons_server"})
+BROWSER_GROUP = "browser"
+# The compiled engine is built once, by the worker that runs all the tests that need it.
+ACCEL_GROUP = "accel"
 
 
+def _group(item: pytest.Item) -> str | None:
+    """The group of tests that must run on one worker that ``item`` belongs to, if any."""
+    names = set(getattr(item, "fixturenames", ()))
+    if BROWSER_FIXTURES & names:
+        return BROWSER_GROUP
+    if "compiled_engine" in names:
+        return ACCEL_GROUP
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups from the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The browser tests run last, after every other test and notebook (in their order): Playwright's
-    sync API keeps an asyncio loop running in the main thread while the run's browser is open, and a
+    """Where the tests run. In one process (``pytest``), the browser tests run last, after every other test
+    and notebook (in their order), and close the browser when they are done (:func:`pytest_runtest_teardown`):
+    Playwright's sync API keeps an asyncio loop running in the main thread while the browser is open, and a
     test that runs its own loop (``asyncio.run``), or a notebook's client, cannot start one then.
-    Tests marked ``full`` run in the full tier only."""
-    later = [item for item in items if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))]
-    if later:
-        ids = {id(item) for item in later}
-        items[:] = [item for item in items if id(item) not in ids] + later
+
+    On the workers of a parallel run (``make test``: ``-n 2 --dist loadgroup --no-loadscope-reorder``) each
+    test file is one unit of work, so that a file's fixtures are built once; the browser and server tests
+    are one unit and the compiled engine's another, and these two come first, so that the longest units
+    start at once, one per worker. Tests marked ``full`` run in the full tier only."""
+    if hasattr(config, "workerinput"):  # a worker of a parallel run: the two long units first
+        lead = {BROWSER_GROUP: 0, ACCEL_GROUP: 1}
+        items.sort(key=lambda item: lead.get(_group(item) or "", 2))
+    else:  # the browser tests last (the sort keeps the order of the rest)
+        items.sort(key=lambda item: _group(item) == BROWSER_GROUP)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(_group(item) or item.path.stem))
     if tier() == "full":
         return
     skip = pytest.mark.skip(reason=f"the full tier's ({TIER_ENV}=full, `make test-all`)")
@@ -52,11 +76,52 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: the controller of a parallel run
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Every test is in a group (:func:`pytest_collection_modifyitems`); a run whose groups were lost would
+    start the servers and build the engine on every worker and run asyncio tests beside an open browser:
+    stop it, saying why."""
+    lost = [i for i in ids if "@" not in i]
+    if node.config.getvalue("dist") == "loadgroup" and lost:
+        pytest.exit(f"pytest-xdist did not group {len(lost)} tests (e.g. {lost[0]}): this pytest-xdist does "
+                    f"not work with this pytest's node ids. Install the versions pyproject.toml names "
+                    f"(pytest below 9.2), or run in one process: make test WORKERS=1",
+                    returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures are torn down
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """After the last browser test a worker runs, the browser closes (and with it Playwright's loop), so
+    that the tests a parallel run gives that worker next can run their own asyncio loops."""
+    if _group(item) == BROWSER_GROUP and (nextitem is None or _group(nextitem) != BROWSER_GROUP):
+        _CHROMIUM.close()
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     return f"test tier: {tier()} ({TIER_ENV}; quick in `make test`, full in `make test-all`)"
 
 
 # ---------------------------------------------------------------------------------------------- browser
+
+class _Chromium:
+    """The run's headless chromium: started by the first test that needs it, closed after the last."""
+
+    def __init__(self) -> None:
+        self._stack = contextlib.ExitStack()
+        self._browser: Any = None
+
+    def get(self) -> Any:
+        if self._browser is None:
+            self._browser = self._stack.enter_context(chromium())
+        return self._browser
+
+    def close(self) -> None:
+        self._browser = None
+        self._stack.close()
+
+
+_CHROMIUM = _Chromium()
+
 
 @pytest.fixture(scope="session")
 def chromium_session() -> Iterator[Any]:
@@ -65,8 +130,8 @@ def chromium_session() -> Iterator[Any]:
     if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
         yield None
         return
-    with chromium() as b:
-        yield b
+    yield _CHROMIUM.get()
+    _CHROMIUM.close()
 
 
 @pytest.fixture
