@@ -77,9 +77,9 @@ browser:
 	fi
 
 # The tiers of tests (tests/conftest.py, tests/_tiers.py):
-# - `make check` (under a minute): ruff, the layers (lint-imports: pyproject's [tool.importlinter]), and the
-#   rules, the engine, the golden corpus and the fast property tests: the files of CHECK_TESTS, less their
-#   tests marked `slow`. No browser, no server, no notebook.
+# - `make check` (under a minute): ruff, the layers and no import circles (lint-imports: pyproject's
+#   [tool.importlinter]), and the rules, the engine, the golden corpus and the fast property tests: the
+#   files of CHECK_TESTS, less their tests marked `slow`. No browser, no server, no notebook.
 # - `make test` (README, .ci/run; about 16 minutes on 2 cores, docs/benchmarks.md): everything a change
 #   can break: every test and every notebook (nbmake), one browser and one JupyterLab / Voila server per
 #   run; in the quick tier (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is

@@ -76,11 +76,11 @@ from powergrid_nb.engine.actions import (
 from powergrid_nb.engine.board.maps import GameMap, MapError, load_map
 from powergrid_nb.engine.errors import IllegalAction, PowerGridError, SaveFileError
 from powergrid_nb.engine.game import Event, Game
-from powergrid_nb.engine.io.saves import load
-from powergrid_nb.engine.newgame import OPTIONS, new_game
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.newgame import load, new_game
+from powergrid_nb.engine.options import OPTIONS
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, PowerPlant
-from powergrid_nb.engine.rules.trust import TrustPolicy
+from powergrid_nb.engine.trust import TrustPolicy
 
 __version__ = "0.1.0"
 

@@ -41,11 +41,11 @@ HERE = Path(__file__).resolve().parent
 # read; saves; map files; the rulebook; the start-city tables): compiling it gains nothing and costs
 # every process its machine code (some 100-400 KB of RSS a module).
 MODULES: tuple[str, ...] = tuple(f"{PACKAGE}.{m}" for m in (
-    "engine.actions", "engine.context", "engine.errors", "engine.game", "engine.newgame", "engine.queries",
-    "engine.state",
+    "engine.actions", "engine.context", "engine.editions", "engine.errors", "engine.game", "engine.newgame",
+    "engine.options", "engine.queries", "engine.state", "engine.trust",
     "engine.phases.auction", "engine.phases.base", "engine.phases.building", "engine.phases.bureaucracy",
     "engine.phases.playerorder", "engine.phases.resources", "engine.phases.rounds", "engine.phases.steps",
-    "engine.rules.editions", "engine.rules.plants", "engine.rules.tables", "engine.rules.trust",
+    "engine.rules.plants", "engine.rules.tables",
     "engine.board.maprules", "engine.board.maps", "engine.board.network", "engine.board.queries",
     "engine.io.visibility",
     "bots.base", "bots.expansion", "bots.fuel", "bots.heuristic", "bots.planner", "bots.search",
@@ -225,7 +225,7 @@ sys.meta_path.insert(0, accel._Finder(files))
 import powergrid_nb
 from powergrid_nb import new_game
 from powergrid_nb.bots import HeuristicBot, play
-from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.editions import EDITIONS
 game_file = powergrid_nb.engine.game.__file__
 assert game_file == files["powergrid_nb.engine.game"], game_file
 for edition in EDITIONS:

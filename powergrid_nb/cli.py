@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
-from powergrid_nb.engine.rules.editions import (
+from powergrid_nb.engine.editions import (
     DEFAULT_EDITION,
     EDITIONS,
     MAX_PLAYERS,

@@ -15,8 +15,8 @@ import pandas as pd
 from powergrid_nb.engine import events as ev
 from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.gamelog import sentence
-from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
 from powergrid_nb.engine.queries import STORAGE
+from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, allocate, production
 
 if TYPE_CHECKING:

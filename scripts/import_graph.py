@@ -6,8 +6,9 @@
 The nodes are the top-level packages and modules of ``powergrid_nb`` and the engine's subpackages
 (``engine/phases``, ``rules``, ``board``, ``io``; the engine's own modules are "engine"). An edge
 ``A -->|n| B`` says that n distinct (module of A, module of B) pairs are imports, counting imports inside
-functions and for type checking, as import-linter does. The layers are those of the import-linter contract
-in pyproject.toml, highest first. The package's ``__init__`` (which imports the public names of every
+functions but not those for type checking (under ``if TYPE_CHECKING:``, which never run), as import-linter
+does with pyproject.toml's ``exclude_type_checking_imports``. The layers are those of the import-linter
+contract in pyproject.toml, highest first. The package's ``__init__`` (which imports the public names of every
 layer and plugs the faces in) is left out: it stands above all of them.
 """
 
@@ -40,17 +41,22 @@ def group(module: str) -> str | None:
     return parts[0]
 
 
+def _settings() -> dict:
+    """pyproject.toml's ``[tool.importlinter]``."""
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+
+
 def layers() -> list[list[str]]:
     """The layers of the import-linter contract, highest first, as lists of node names."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
+    contract = next(c for c in _settings()["contracts"] if c["type"] == "layers")
     return [[name.strip().removeprefix(f"{PACKAGE}.") for name in layer.split("|")]
             for layer in contract["layers"]]
 
 
 def edges() -> Counter[tuple[str, str]]:
     """(importer's node, imported node) -> how many module pairs import across them."""
-    graph = grimp.build_graph(PACKAGE, cache_dir=None)
+    exclude = bool(_settings().get("exclude_type_checking_imports", False))
+    graph = grimp.build_graph(PACKAGE, cache_dir=None, exclude_type_checking_imports=exclude)
     counts: Counter[tuple[str, str]] = Counter()
     for importer in graph.modules:
         source = group(importer)
@@ -95,6 +101,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="check the committed diagram only")
     args = parser.parse_args(argv)
+    if str(ROOT) not in sys.path:  # the package of this checkout, not another one installed (editable)
+        sys.path.insert(0, str(ROOT))
     text = DOC.read_text(encoding="utf-8")
     now = diagram()
     if args.check:

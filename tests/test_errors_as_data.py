@@ -141,7 +141,7 @@ def test_a_problem_carries_the_engines_path_and_code(mid_game):
 
 
 def test_a_position_the_engine_cannot_play_on_from_says_so_as_its_code(mid_game, monkeypatch):
-    def stuck(_data):
+    def stuck(_data, _cls):
         raise IndexError("no player to act")
 
     monkeypatch.setattr(checks, "game_from_dict", stuck)
@@ -154,9 +154,9 @@ def reworded(monkeypatch: pytest.MonkeyPatch) -> None:
     no rule numbers, no numbers): only the path, the code and the allowed value are left."""
     real = checks.game_from_dict
 
-    def load_reworded(data):
+    def load_reworded(data, cls):
         try:
-            return real(data)
+            return real(data, cls)
         except SaveFileError as e:
             raise SaveFileError(f"reworded {e.code}", e.path, e.code, allowed=e.allowed) from None
 

@@ -63,17 +63,37 @@ def test_import_contracts_hold() -> None:
     assert "0 broken" in run.stdout
 
 
-def test_the_import_contract_catches_an_upward_import(tmp_path: Path) -> None:
-    """The layers contract is not vacuous: the engine importing the views breaks it."""
+def _lint_with(tmp_path: Path, module: str, code: str) -> subprocess.CompletedProcess[str]:
+    """lint-imports on a copy of the package in which ``code`` ends ``module`` (a path in the package)."""
     import shutil
 
     copy = tmp_path / "src"
     shutil.copytree(PACKAGE, copy / "powergrid_nb", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
-    state = copy / "powergrid_nb" / "engine" / "state.py"
-    state.write_text(state.read_text(encoding="utf-8") + "\n\ndef _bad():\n    import powergrid_nb.views\n",
-                     encoding="utf-8")
-    run = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=copy, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(copy), "PATH": ""})
+    path = copy / "powergrid_nb" / module
+    path.write_text(path.read_text(encoding="utf-8") + code, encoding="utf-8")
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=copy, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(copy), "PATH": ""})
+
+
+def test_the_import_contract_catches_an_upward_import(tmp_path: Path) -> None:
+    """The layers contract is not vacuous: the engine importing the views breaks it."""
+    run = _lint_with(tmp_path, "engine/state.py", "\n\ndef _bad():\n    import powergrid_nb.views\n")
     assert run.returncode != 0
     assert "powergrid_nb.engine.state -> powergrid_nb.views" in run.stdout
+
+
+def test_the_import_contract_catches_a_circle(tmp_path: Path) -> None:
+    """The acyclic contract is not vacuous: a rule fact importing the game (inside a function too) closes
+    a circle among the engine's parts, as the game imports the rules."""
+    code = "\n\ndef _bad():\n    import powergrid_nb.engine.game\n"
+    run = _lint_with(tmp_path, "engine/rules/plants.py", code)
+    assert run.returncode != 0
+    assert "No cycles are allowed in powergrid_nb.engine." in run.stdout
+
+
+def test_an_import_for_type_checking_only_is_no_circle(tmp_path: Path) -> None:
+    """Annotations under ``if TYPE_CHECKING:`` never run: the same import there breaks no contract."""
+    code = "\n\nif TYPE_CHECKING:\n    import powergrid_nb.engine.game\n"
+    run = _lint_with(tmp_path, "engine/rules/plants.py", "\nfrom typing import TYPE_CHECKING" + code)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

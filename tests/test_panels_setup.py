@@ -15,7 +15,7 @@ from _panels import (
 from plotly.callbacks import Points
 
 from powergrid_nb import MarkCity
-from powergrid_nb.engine.newgame import DEFAULT_NAMES
+from powergrid_nb.engine.options import DEFAULT_NAMES
 from powergrid_nb.panels import SetupForm, play
 
 THREE = ["blue", "cyan", "red"]  # connected regions of Germany

@@ -11,8 +11,7 @@ import pytest
 
 from powergrid_nb.cli import _parser
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps, load_map
-from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.rules.editions import (
+from powergrid_nb.engine.editions import (
     DEFAULT_EDITION,
     EDITIONS,
     MAX_PLAYERS,
@@ -20,8 +19,9 @@ from powergrid_nb.engine.rules.editions import (
     PLAYER_COUNTS,
     get_edition,
 )
-from powergrid_nb.engine.rules.rulebook import EDITION_NAMES, rules
-from powergrid_nb.engine.rules.tables import edition_tables
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.rules.rulebook import rules
+from powergrid_nb.engine.rules.tables import EDITION_NAMES, edition_tables
 
 
 def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -41,9 +41,12 @@ def test_the_registries_name_their_defaults() -> None:
     assert all(name == cls.name for name, cls in EDITIONS.items())
 
 
-def test_every_edition_has_its_tables_and_its_title_in_the_rulebook() -> None:
+def test_every_edition_has_its_tables_and_its_title_in_the_rules_facts() -> None:
+    """The edition objects (engine/editions.py) and the names the rulebook reads below them
+    (rules/tables.py) are the same editions, in the same order, with the same titles."""
     assert set(EDITIONS) == set(edition_tables()) - {"schema", "notes"}
     assert list(EDITION_NAMES) == list(EDITIONS)
+    assert {name: cls.title for name, cls in EDITIONS.items()} == EDITION_NAMES
     assert {e for r in rules() for e in r.editions} <= set(EDITIONS)
 
 

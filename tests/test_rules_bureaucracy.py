@@ -9,8 +9,8 @@ from _helpers_phases import S3, events, scenario, supply_of
 from _position import assert_illegal
 
 from powergrid_nb import BuyResources, Done, Power, new_game
+from powergrid_nb.engine.editions import get_edition
 from powergrid_nb.engine.phases.resources import next_price, spaces
-from powergrid_nb.engine.rules.editions import get_edition
 from powergrid_nb.engine.rules.plants import PLANTS, URANIUM, hybrid_coal_range, needs
 
 REFILL = {  # R108: players -> step -> coal / oil / garbage / uranium

@@ -20,8 +20,8 @@ from _helpers_setup import (
 
 from powergrid_nb import PLANTS, Power, new_game
 from powergrid_nb.engine.board.maps import MapError
+from powergrid_nb.engine.editions import get_edition
 from powergrid_nb.engine.phases.resources import TOTALS, next_price, spaces, supply
-from powergrid_nb.engine.rules.editions import get_edition
 from powergrid_nb.engine.rules.plants import ALL_CARDS, STEP3, capacities, fits, needs, production
 
 ALL_PLANTS = [*range(3, 41), 42, 44, 46, 50]

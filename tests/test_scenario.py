@@ -10,8 +10,7 @@ from _position import position, random_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from powergrid_nb import SaveFileError, load, rule
-from powergrid_nb.engine.io.saves import game_from_dict
+from powergrid_nb import Game, SaveFileError, load, rule
 from powergrid_nb.engine.rules.plants import RESOURCES
 from powergrid_nb.position.scenario import Scenario, problems
 
@@ -310,7 +309,7 @@ def test_a_scenario_has_no_problems_exactly_when_the_engine_loads_it(mid_game, e
     for e in edits:
         apply_edit(sc, e)
         try:
-            game_from_dict(sc.to_dict())
+            Game.from_dict(sc.to_dict())
             loads = True
         except (SaveFileError, ValueError, KeyError, IndexError, TypeError):  # as validate() counts them
             loads = False
@@ -330,5 +329,5 @@ def test_a_hand_written_scenario_without_deck_or_houses_gets_the_loaders_deck_an
         del d["state"][key]
     sc = Scenario(d)
     assert problems(sc) == []
-    assert sc.deck() == game_from_dict(d).to_dict()["state"]["deck"]
+    assert sc.deck() == Game.from_dict(d).to_dict()["state"]["deck"]
     assert sc.game().houses() == {"Aachen": ["Bo"]}

@@ -5,8 +5,7 @@ map rules' flags and whether the deck's top card is known. Each loads into the g
 
 from __future__ import annotations
 
-from powergrid_nb import Scenario, new_game
-from powergrid_nb.engine.io.saves import game_from_dict
+from powergrid_nb import Game, Scenario, new_game
 
 
 def fresh(players: int = 4, edition: str = "original", **options) -> Scenario:
@@ -55,7 +54,7 @@ def test_the_dealt_deck_is_the_one_the_loader_deals_without_a_deck():
     sc.deal_deck()
     data = sc.to_dict()
     data["state"].pop("deck")
-    assert sc.deck() == game_from_dict(data).to_dict()["state"]["deck"]
+    assert sc.deck() == Game.from_dict(data).to_dict()["state"]["deck"]
     assert set(sc.plants("Ada")).isdisjoint(sc.deck())
 
 

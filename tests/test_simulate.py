@@ -12,7 +12,7 @@ from pandas.testing import assert_frame_equal
 from powergrid_nb import Game, new_game
 from powergrid_nb.bots import HeuristicBot, RandomBot, play
 from powergrid_nb.cli import main
-from powergrid_nb.engine.rules.editions import get_edition
+from powergrid_nb.engine.editions import get_edition
 from powergrid_nb.play.runner import BACKENDS, bot_seed
 from powergrid_nb.play.simulation import GAME_COLUMNS, make_job, play_one, simulate, sweep
 from powergrid_nb.position.timeline import auctions_frame

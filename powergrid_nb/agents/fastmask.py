@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from powergrid_nb.engine.actions import Action, Bid, Open, Pass
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 from .space import BID_STEPS, ActionSpace
 

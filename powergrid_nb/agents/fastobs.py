@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 from .observation import (
     FLAGS_AT,

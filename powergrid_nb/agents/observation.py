@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.rules.editions import EDITIONS
+from powergrid_nb.engine.editions import EDITIONS
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import FUELS, PLANTS, RESOURCES, STEP3, STEP3_NAME
 from powergrid_nb.engine.rules.tables import edition_tables
 

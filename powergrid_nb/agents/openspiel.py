@@ -21,9 +21,9 @@ import numpy as np
 import pyspiel
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP
+from powergrid_nb.engine.editions import DEFAULT_EDITION, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.rules.plants import RESOURCES
 
 from .fastmask import FastLegal

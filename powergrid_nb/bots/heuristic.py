@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import RESOURCES, capacities, coal_bounds, production, room_for_one
 
 from .base import Bot

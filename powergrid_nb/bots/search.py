@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.actions import Action, Bid, Build, Done, Open, Pass
 from powergrid_nb.engine.errors import IllegalAction
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 from .base import Bot
 from .expansion import greedy_cities

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .actions import Build, BuyResources, Done, MarkCity, Pass
-from .rules.trust import TRUST_NAME
+from .trust import TRUST_NAME
 
 if TYPE_CHECKING:
     from .board.maprules import MapRule
     from .board.maps import GameMap
-    from .rules.editions import Edition
-    from .rules.trust import TrustPolicy
+    from .editions import Edition
+    from .trust import TrustPolicy
 
 
 class Context:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
-from .phases.numbers import PHASE_NAMES, Phase
+from .rules.phases import PHASE_NAMES, Phase
 from .rules.plants import RESOURCES, STEP3
 
 __all__ = [

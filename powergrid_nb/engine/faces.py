@@ -43,8 +43,9 @@ class Exports:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
+        """The game a save or scenario dict describes, validated first (``io/saves.py``)."""
         from .io.saves import game_from_dict
-        return game_from_dict(data)
+        return game_from_dict(data, cls)  # type: ignore[type-var]
 
     def save(self, path: str) -> None:
         from .io.saves import save

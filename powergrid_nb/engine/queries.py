@@ -13,9 +13,9 @@ from .board.queries import MapQueries
 from .phases import bureaucracy, resources
 from .phases.auction import BidChoices
 from .phases.auction import choices as auction_choices
-from .phases.numbers import PHASE_NAMES, Phase
 from .phases.rounds import PHASES
 from .phases.steps import current_market
+from .rules.phases import PHASE_NAMES, Phase
 from .rules.plants import RESOURCES, capacities, card_out
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .board.maps import GameMap
     from .board.network import PlanStep
     from .context import Context
-    from .rules.editions import Edition
+    from .editions import Edition
     from .state import State
 
 STORAGE = (*RESOURCES, "hybrid")

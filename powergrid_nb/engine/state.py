@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .phases.numbers import Phase
+from .rules.phases import Phase
 
 if TYPE_CHECKING:
     from .phases.auction import Auction

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from powergrid_nb.bots import HeuristicBot, play
 from powergrid_nb.engine.events import HouseBuilt, PlantBought, TokensBought, tokens_text
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 from powergrid_nb.play.simulation import sweep
 

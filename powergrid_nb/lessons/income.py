@@ -14,10 +14,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from powergrid_nb.engine import editions as _editions
+from powergrid_nb.engine.editions import get_edition
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.rules import editions as _editions
-from powergrid_nb.engine.rules.editions import get_edition
 from powergrid_nb.play.results import mean_interval, wilson
 
 __all__ = ["EDITIONS", "HOW", "decided_by", "end_cities_table", "income_figure", "income_table",

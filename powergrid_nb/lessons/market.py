@@ -16,10 +16,10 @@ from plotly.subplots import make_subplots
 
 from powergrid_nb.bots import HeuristicBot
 from powergrid_nb.engine.actions import BuyResources
+from powergrid_nb.engine.editions import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.rules.editions import EDITIONS, MAX_PLAYERS, MIN_PLAYERS
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.play.analysis import analyze
 from powergrid_nb.play.analysis.candidates import Candidate, default_candidates

@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from networkx.algorithms.approximation import steiner_tree
 
 from powergrid_nb.bots.planner import cheapest_cities, plan_targets
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.play.results import mean_interval
 from powergrid_nb.position.scenario import Scenario
 

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from powergrid_nb import views
 from powergrid_nb.engine.actions import Open
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
 from ._widgets import LiveFigure, fit_box, fitted

@@ -18,10 +18,10 @@ import plotly.graph_objects as go
 
 from powergrid_nb import views
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.errors import PowerGridError, SaveFileError
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
+from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.rulebook import Rule, UnknownRule, rule, rules
 
 from ._widgets import label

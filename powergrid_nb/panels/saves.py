@@ -87,7 +87,7 @@ class AnyPath:
         return f"saved to {text}"
 
     def load(self, text: str) -> Game:
-        from powergrid_nb.engine.io.saves import load
+        from powergrid_nb.engine.newgame import load
         return load(text)
 
 

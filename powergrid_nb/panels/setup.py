@@ -10,14 +10,15 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps, load_map
-from powergrid_nb.engine.newgame import DEFAULT_NAMES, new_game
-from powergrid_nb.engine.rules.editions import (
+from powergrid_nb.engine.editions import (
     DEFAULT_EDITION,
     EDITIONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     get_edition,
 )
+from powergrid_nb.engine.newgame import new_game
+from powergrid_nb.engine.options import DEFAULT_NAMES
 
 from ._widgets import (
     ERROR,

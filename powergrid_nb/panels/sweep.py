@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 
 from powergrid_nb.bots import BOTS
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
+from powergrid_nb.engine.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 from powergrid_nb.play.comparison import RANGE_PARAMETERS, SMALLEST, parameter_rule, playable, rule_value
 from powergrid_nb.play.results import SimulationResult
 from powergrid_nb.play.simulation import make_job, sweep

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -18,7 +18,7 @@ from powergrid_nb.engine.actions import Bid, Open, Pass
 from powergrid_nb.engine.errors import PowerGridError
 from powergrid_nb.engine.events import Decision
 from powergrid_nb.engine.gamelog import possessive, sentence, verb
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.views.dashboard import status_text
 
 from ._widgets import (
@@ -49,6 +49,18 @@ from .toolbar import GameOverPanel, Toolbar, log_html
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
+
+# The tools a table opens on itself from above, by name: "edit position" (edit_position.show_editor) shows
+# the scenario editor, which opens play tables of its own and so stands above this module. The panels
+# package's __init__ plugs it in, as the package's __init__ plugs the views into the engine's faces.
+_TOOLS: dict[str, Callable[[Table], Any]] = {}
+
+
+def provide(name: str, tool: Callable[[Table], Any]) -> None:
+    """Plug in ``tool(table)``, which a table opens on itself as ``name`` (the package plugs in
+    ``"edit position"``: :func:`~powergrid_nb.panels.edit_position.show_editor`)."""
+    _TOOLS[name] = tool
+
 
 HINTS = {Phase.START_CITIES: "mark a start city", Phase.RESOURCES: "buy resources, then Done",
          Phase.BUILDING: "build cities, then Done", Phase.BUREAUCRACY: "choose the plants to run"}
@@ -193,6 +205,16 @@ class Table(w.VBox):
         self.hints.cancel(clear=True)
         form = SetupForm(on_start=self._start_from_form, on_cancel=self._cancel_setup if self.game else None)
         self.children = [form, self.guard]
+
+    def edit_position(self) -> Any:
+        """Show the scenario editor on this table's position in the table's place (the "Edit position"
+        button); returns the editor."""
+        try:
+            tool = _TOOLS["edit position"]
+        except KeyError:
+            raise LookupError("no scenario editor is plugged in: import powergrid_nb.panels (its __init__ "
+                              "plugs it in)") from None
+        return tool(self)
 
     def _start_from_form(self, game: Game, bots: dict[str, str], delay: float) -> None:
         self.delay = delay

@@ -14,7 +14,7 @@ from powergrid_nb.engine.errors import PowerGridError
 from powergrid_nb.engine.events import Event, PhaseBegins
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.gamelog import count, log_entries, sentence, verb
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 from ._widgets import ERROR, OK, PhasePanel, button, esc, label, note, seat_kinds, with_class
 from .saves import AnyPath, SaveRefused, download_name, game_from_bytes
@@ -51,7 +51,7 @@ class Toolbar:
         self.table = table
         self.undo = button("↶ Undo", "pg-undo", table.undo, tooltip="take back your last decision")
         self.new = button("New game", "pg-new", table.show_setup)
-        self.edit = button("Edit position", "pg-edit", self._edit,
+        self.edit = button("Edit position", "pg-edit", table.edit_position,
                            tooltip="edit this position (money, plants, cities, markets, ...) and play it on")
         # where Save and Load may go: any path in JupyterLab, plain names in one folder in app mode
         self.saves = getattr(table, "saves", None) or AnyPath()
@@ -118,11 +118,6 @@ class Toolbar:
                     d.value = want
         finally:
             self._syncing = False
-
-    def _edit(self) -> None:
-        from .edit_position import show_editor  # the editor loads only when asked for
-
-        show_editor(self.table)
 
     def _save(self) -> None:
         try:

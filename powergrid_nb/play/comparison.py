@@ -25,9 +25,9 @@ from typing import Any
 
 import pandas as pd
 
+from powergrid_nb.engine.editions import RULE_PARAMETERS
 from powergrid_nb.engine.faces import face
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.rules.editions import RULE_PARAMETERS
 from powergrid_nb.engine.rules.rulebook import rule
 
 from .results import SimulationResult, mean_interval, wilson

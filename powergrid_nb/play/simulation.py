@@ -9,7 +9,7 @@ frames for the same seeds: ``"local"`` (this process), ``"processes"`` (a proces
 machine) and ``"dask"`` (``dask.distributed``; a cluster of your own via ``client=`` or an address,
 whose workers need ``powergrid_nb`` and the bots installed).
 
-Rule parameters (``rules={...}``, see :data:`powergrid_nb.engine.rules.editions.RULE_PARAMETERS`):
+Rule parameters (``rules={...}``, see :data:`powergrid_nb.engine.editions.RULE_PARAMETERS`):
 ``starting_money`` (int, R5), ``payment`` (list: income for 0, 1, 2, ... cities, R110),
 ``refill`` ({players: {step: [coal, oil, garbage, uranium]}}, R108, partial), ``initial_market``
 ({resource: tokens}, R112-R114), ``build_prices`` ([1st, 2nd, 3rd house], R56), ``step2_cities``,
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from powergrid_nb.bots import BOTS, Bot
+from powergrid_nb.engine.editions import RULE_PARAMETERS
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.newgame import OPTIONS
-from powergrid_nb.engine.rules.editions import RULE_PARAMETERS
+from powergrid_nb.engine.options import OPTIONS
 
 from .results import GAME_COLUMNS, SimulationResult
 from .runner import BACKENDS, BotSpec, Job, Stop, bot_label, build_bot, game_seeds, play_one, run, start

@@ -1,5 +1,5 @@
 """Which field of a scenario the engine refuses, and why: :func:`validate` loads a scenario dict with the
-engine's own validation (``io.game_from_dict``), which stops at the first error; it puts that error on
+engine's own validation (``io.saves.game_from_dict``), which stops at the first error; it puts that error on
 the editor field it belongs to (by the error's path and code, :data:`_FIELDS_BY_PATH`, never by its
 words), resets the field to a neutral value and loads again, until the position loads or nothing more
 can be said. Used by :mod:`powergrid_nb.position.scenario`.
@@ -12,16 +12,14 @@ from collections import Counter
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from powergrid_nb.engine.errors import SaveFileError
+from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.io.saves import game_from_dict
-from powergrid_nb.engine.phases.numbers import PHASE_NAMES, Phase
+from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import ALL_CARDS, PLANTS, RESOURCES, STEP3, STEP3_NAME, card_out
 from powergrid_nb.engine.rules.rulebook import rule as _rule
-
-if TYPE_CHECKING:
-    from powergrid_nb.engine.game import Game
 
 Field = tuple[str, ...]
 CONFIG: Field = ("config",)  # players, map, edition, options: fixed once a scenario exists
@@ -98,7 +96,7 @@ def validate(data: dict[str, Any]) -> tuple[list[Problem], Game | None]:
     seen: set[tuple] = set()
     for _ in range(_MAX_PASSES):
         try:
-            sketch = game_from_dict(deepcopy(work))
+            sketch = game_from_dict(deepcopy(work), Game)
         except SaveFileError as e:
             err = _Refusal(e.path, e.code, e.reason, e.allowed)
         except (ValueError, KeyError, IndexError, TypeError) as e:  # the engine could not go on from it

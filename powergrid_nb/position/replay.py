@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from powergrid_nb.engine.errors import IllegalAction, PowerGridError
 from powergrid_nb.engine.events import Decision, Event
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.phases.numbers import PHASE_NAMES
+from powergrid_nb.engine.rules.phases import PHASE_NAMES
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game

@@ -1,6 +1,6 @@
 """Positions as editable data: a :class:`Scenario` wraps a scenario dict (``Game.to_dict()`` form) with
 setters for every field a position has, and :func:`problems` says, field by field, what the engine's own
-validation (``io.game_from_dict``) refuses, in the engine's words with the rule's number and text.
+validation (``Game.from_dict``) refuses, in the engine's words with the rule's number and text.
 
 The engine stops at the first error, so :func:`problems` validates, puts the problem on its field, resets
 that field to a neutral value and validates again, until the position loads: the first problem of each
@@ -17,9 +17,8 @@ from typing import Any
 
 from powergrid_nb.engine.errors import SAVE_ERROR_CODES, SaveFileError
 from powergrid_nb.engine.game import Game
-from powergrid_nb.engine.io.saves import game_from_dict
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import ALL_CARDS, RESOURCES, STEP3, STEP3_NAME
 
 from .checks import Field, Problem, card, card_out, field_label, reset_turn_state, validate
@@ -352,7 +351,7 @@ class Scenario:
             raise SaveFileError(f"the scenario is not a valid position ({len(found)} "
                                 f"problem{'s' * (len(found) > 1)}):\n{lines}", first.path,
                                 first.code if first.code in SAVE_ERROR_CODES else "bad_value", root="")
-        return game_from_dict(deepcopy(self._data))
+        return Game.from_dict(deepcopy(self._data))
 
     def sketch(self) -> Game | None:
         """The position with every faulty field reset to a neutral value (None when the players, map
@@ -379,7 +378,7 @@ def _dealt_deck(data: dict[str, Any]) -> list[Any]:
     """The deck the loader deals to a scenario without one (the cards placed nowhere else, in the
     seed's order); when the scenario does not load, those cards in order, the Step 3 card last."""
     try:
-        return game_from_dict(deepcopy(data)).to_dict()["state"]["deck"]
+        return Game.from_dict(deepcopy(data)).to_dict()["state"]["deck"]
     except (SaveFileError, ValueError, KeyError, TypeError, IndexError):
         st = data["state"]
         placed = {card(c) for key in ("market", "removed", "boxed") for c in st.get(key) or []

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
-from powergrid_nb.engine.rules.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
+from powergrid_nb.engine.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS, MIN_PLAYERS
 
 from .errors import RoomError
 from .sqlite import SQLiteStore
@@ -40,8 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
-    from powergrid_nb.engine.io.saves import load
-    from powergrid_nb.engine.newgame import new_game
+    from powergrid_nb.engine.newgame import load, new_game
 
     if args.save:
         g = load(args.save)

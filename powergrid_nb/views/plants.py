@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from powergrid_nb.engine.gamelog import count, verb
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.frames import plants_rows
 
 from ._base import RESOURCE_COLORS, base_layout, new_figure, player_color, scatter, view

@@ -17,7 +17,7 @@ from heapq import heappop, heappush
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from powergrid_nb.engine.rules.editions import EDITIONS, Original
+from powergrid_nb.engine.editions import EDITIONS, Original
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -8,8 +8,8 @@ from powergrid_nb.engine.events import MapRuleApplied
 from powergrid_nb.engine.rules.plants import COAL, URANIUM
 
 if TYPE_CHECKING:
+    from powergrid_nb.engine.editions import Edition
     from powergrid_nb.engine.game import Game
-    from powergrid_nb.engine.rules.editions import Edition
 
 
 class MapRule:

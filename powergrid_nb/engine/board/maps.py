@@ -252,7 +252,7 @@ def load_map(source: str | os.PathLike[str] | dict[str, Any] = "germany",
              edition: str = "original") -> GameMap:
     """Load a built-in map by name, a JSON map file, or a parsed schema dict.
 
-    ``edition`` is a name of :data:`~powergrid_nb.engine.rules.editions.EDITIONS` (or another name in
+    ``edition`` is a name of :data:`~powergrid_nb.engine.editions.EDITIONS` (or another name in
     the map's ``editions``);
     built-in maps are cached, so treat the result as read-only.
     """

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from powergrid_nb.engine.board.maps import GameMap, MapError, builtin_maps, load_map
+from powergrid_nb.engine.editions import EDITIONS, get_edition
 from powergrid_nb.engine.errors import SaveFileError
 from powergrid_nb.engine.events import Event
-from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.gamelog import possessive
-from powergrid_nb.engine.newgame import check_options, make_context, player_names
+from powergrid_nb.engine.options import check_options, make_context, player_names
 from powergrid_nb.engine.phases import rounds
 from powergrid_nb.engine.phases.auction import Auction
-from powergrid_nb.engine.phases.numbers import Phase
 from powergrid_nb.engine.phases.resources import start_markers
-from powergrid_nb.engine.rules.editions import EDITIONS, get_edition
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import (
     ALL_CARDS,
     PLANTS,
@@ -29,6 +28,13 @@ from powergrid_nb.engine.rules.plants import (
     fits,
 )
 from powergrid_nb.engine.state import State
+
+if TYPE_CHECKING:
+    from powergrid_nb.engine.game import Game
+
+# The class a loaded game is built as: ``Game`` is passed in (Game.from_dict, newgame.load), not imported, as
+# game.py stands above the save format
+G = TypeVar("G", bound="Game")
 
 FORMAT = "powergrid_nb.game"
 SCHEMA_VERSION = 2  # 2: the history as typed events; version 1 (prose rows) still loads
@@ -95,8 +101,9 @@ def save(g: Game, path: str | Path) -> None:
     Path(path).write_text(text + "\n", encoding="utf-8")
 
 
-def load(path: str | Path) -> Game:
-    """Read a game saved with ``save``; a malformed file raises :class:`SaveFileError`."""
+def load(path: str | Path, cls: type[G]) -> G:
+    """Read a game saved with ``save``, built as ``cls``; a malformed file raises :class:`SaveFileError`.
+    ``powergrid_nb.load(path)`` (:func:`powergrid_nb.engine.newgame.load`) reads a :class:`Game`."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
@@ -107,7 +114,7 @@ def load(path: str | Path) -> Game:
         raise SaveFileError(f"not valid JSON (truncated or edited?) at line {e.lineno}, "
                             f"column {e.colno}: {e.msg}", (), "not_json", root="", file=str(path)) from None
     try:
-        return game_from_dict(data)
+        return game_from_dict(data, cls)
     except SaveFileError as e:
         raise e.in_file(str(path)) from None
 
@@ -153,8 +160,9 @@ def _card_in(v: Any, path: DataPath) -> int:
     return v
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
-    """Build a game from :meth:`Game.to_dict` output or a hand-written scenario (validated)."""
+def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
+    """Build a game of class ``cls`` from :meth:`Game.to_dict` output or a hand-written scenario (validated):
+    ``Game.from_dict(data)``."""
     top = _Reader(data, ())
     if top.get("format", str) != FORMAT:
         raise top.fail(f"format must be {FORMAT!r}", "wrong_format", "format", allowed=FORMAT)
@@ -191,7 +199,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         raise cfg.fail(str(e), "bad_value", "options") from None
     s = _state_from(_Reader(top.get("state", dict), ("state",)), ctx)
     hist = _history_from(top.get("history", list, []), version)
-    g = Game(ctx, s, hist)
+    g = cls(ctx, s, hist)
     if s.discount == PLACE_DISCOUNT:
         s.discount = ctx.edition.discount_plant(g)
     _check_invariants(g)

@@ -8,10 +8,10 @@ from powergrid_nb.engine.actions import Action, Bid, Discard, Open, Pass
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import PlantBought, PlantBoxed
 from powergrid_nb.engine.gamelog import possessive, their, they, verb
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import capacities, fits, keep_options
 
 from .base import PhaseRules
-from .numbers import Phase
 from .playerorder import reorder
 from .steps import current_market, draw, end_phase2_step3_cleanup
 

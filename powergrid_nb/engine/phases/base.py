@@ -1,13 +1,13 @@
 """The small protocol every phase follows: who acts, what is legal, apply, enter and exit (R13).
 
-The phases' numbers and names are :class:`~powergrid_nb.engine.phases.numbers.Phase`; this is the rules
+The phases' numbers and names are :class:`~powergrid_nb.engine.rules.phases.Phase`; this is the rules
 each one plays."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from .numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.actions import Action

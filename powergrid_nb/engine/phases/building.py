@@ -16,9 +16,9 @@ from powergrid_nb.engine.actions import Action, Build, Done
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import HouseBuilt
 from powergrid_nb.engine.gamelog import count, verb
+from powergrid_nb.engine.rules.phases import Phase
 
 from .base import PhaseRules
-from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.context import Context

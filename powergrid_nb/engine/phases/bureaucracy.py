@@ -8,6 +8,7 @@ from powergrid_nb.engine.actions import Action, Power
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import Income, PlantsRun, Refill, tokens_text
 from powergrid_nb.engine.gamelog import verb
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import (
     PLANTS,
     RESOURCES,
@@ -19,7 +20,6 @@ from powergrid_nb.engine.rules.plants import (
 )
 
 from .base import PhaseRules
-from .numbers import Phase
 from .resources import game_supply
 from .steps import update_market
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import MarketAtRoundStart, PlayerOrder
+from powergrid_nb.engine.rules.phases import Phase
 
 from .base import PhaseRules
-from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game

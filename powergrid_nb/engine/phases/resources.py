@@ -9,11 +9,11 @@ from powergrid_nb.engine.actions import Action, BuyResources, Done
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import TokensBought
 from powergrid_nb.engine.gamelog import possessive, verb
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, capacities, fits, room_for_one
 from powergrid_nb.engine.rules.tables import edition_tables
 
 from .base import PhaseRules
-from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.context import Context

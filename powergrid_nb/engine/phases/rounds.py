@@ -1,8 +1,9 @@
 """The round: the phases in their order, and what the engine does between decisions (R13-R23, R89-R96).
 
 Each phase's rules are a :class:`~powergrid_nb.engine.phases.base.PhaseRules` (its number a
-:class:`~powergrid_nb.engine.phases.numbers.Phase`); this module runs them as a loop: ask
-the phase who acts, let the Trust take its turns, and when nobody is left, leave the phase and enter the next.
+:class:`~powergrid_nb.engine.rules.phases.Phase`); this module runs them as a loop: ask
+the phase who acts, let the Trust take its turns (its policy, held by the game's context: the policy plays
+with these phases, so it lives above them), and when nobody is left, leave the phase and enter the next.
 """
 
 from __future__ import annotations
@@ -10,13 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import GameOver, PhaseBegins
-from powergrid_nb.engine.rules import trust
+from powergrid_nb.engine.rules.phases import Phase
 
 from .auction import AUCTION
 from .base import PhaseRules
 from .building import BUILDING
 from .bureaucracy import BUREAUCRACY
-from .numbers import Phase
 from .playerorder import PLAYER_ORDER
 from .resources import RESOURCES_PHASE
 from .startcities import START_CITIES
@@ -58,7 +58,7 @@ def advance(g: Game) -> None:
             else:
                 enter(g, nxt)
         elif p == g.ctx.trust:
-            trust.take_turn(g, s.phase)
+            g.ctx.trust_policy.take_turn(g, s.phase)  # type: ignore[union-attr]
         else:
             return
 

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.actions import Action, MarkCity
 from powergrid_nb.engine.errors import IllegalAction
+from powergrid_nb.engine.rules.phases import Phase
 
 from .base import PhaseRules
-from .numbers import Phase
 from .resources import game_supply
 
 if TYPE_CHECKING:

@@ -7,9 +7,8 @@ from bisect import insort
 from typing import TYPE_CHECKING
 
 from powergrid_nb.engine.events import CardDrawn, PlantBoxed, PlantUnderDeck, StepBegins
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import STEP3
-
-from .numbers import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game

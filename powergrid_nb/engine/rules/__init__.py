@@ -1,2 +1,3 @@
-"""The rules as data: editions and their tables, the power plants, the Trust (2-player robot) and the
-rulebook the errors quote."""
+"""The rules as facts: the phases' numbers and names, the editions' names and tables, the power plants and
+the rulebook the errors quote. They import nothing of the engine above them; the pluggable rule objects
+that play with the phases (the editions, the Trust) are ``engine/editions.py`` and ``engine/trust.py``."""

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from powergrid_nb.engine.datafiles import data_text
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.rules.editions import EDITIONS
+
+from .phases import Phase
+from .tables import EDITION_NAMES
 
 __all__ = ["Rule", "UnknownRule", "rule", "rules"]
-
-EDITION_NAMES = {name: cls.title for name, cls in EDITIONS.items()}  # the editions in words
 
 
 class UnknownRule(KeyError):
@@ -39,7 +38,7 @@ class Rule:
     number: str
     section: str
     text: str
-    editions: tuple[str, ...] = tuple(EDITIONS)
+    editions: tuple[str, ...] = tuple(EDITION_NAMES)
     notes: tuple[str, ...] = ()
     phase: Phase | None = None
 

@@ -1,4 +1,4 @@
-"""The editions' rule tables as shipped (``data/editions.json``), read once."""
+"""The editions' names and their rule tables as shipped (``data/editions.json``), read once."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ from functools import cache
 from typing import Any
 
 from powergrid_nb.engine.datafiles import data_text
+
+# The editions by name, in words (as the rulebook texts and the forms name them): the one home of both. The
+# edition objects (engine/editions.py) take their titles from here; the rulebook reads it without them.
+EDITION_NAMES: dict[str, str] = {"original": "Original edition (2004)", "recharged": "Recharged (2018)"}
 
 
 @cache

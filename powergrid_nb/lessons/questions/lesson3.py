@@ -7,7 +7,7 @@ import functools
 from powergrid_nb.bots.planner import cheapest_cities, plan_targets
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.lessons.checker import Exercise, Mistake
 from powergrid_nb.lessons.networks import centrality, steiner_estimate
 from powergrid_nb.position.scenario import Scenario

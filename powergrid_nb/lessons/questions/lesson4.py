@@ -5,10 +5,10 @@ from __future__ import annotations
 import functools
 import math
 
+from powergrid_nb.engine.editions import REVERSIBLE
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.rules.editions import REVERSIBLE
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.lessons.catchup import player_order
 from powergrid_nb.lessons.checker import Exercise, Mistake
 from powergrid_nb.play.results import wilson

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from powergrid_nb.bots.planner import cheapest_cities
 from powergrid_nb.engine.actions import RESOURCES, Action, Bid, Build, BuyResources, Done, Open, Pass, Power
 from powergrid_nb.engine.errors import IllegalAction
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game

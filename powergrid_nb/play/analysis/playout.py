@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from powergrid_nb.bots.base import Bot, play
 from powergrid_nb.engine.actions import Bid, Open, Pass
-from powergrid_nb.engine.phases.numbers import Phase
+from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.play.runner import MAX_DECISIONS, BotSpec, Outcome, bot_seed, build_bot
 
 if TYPE_CHECKING:

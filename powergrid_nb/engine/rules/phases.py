@@ -1,8 +1,8 @@
 """The phases of the game by number and name: :class:`Phase`, the one home of both (R13; 0: R134).
 
-This module imports nothing of the package, so every engine module (events, state, the phases, saves)
-and every layer above can use it without an import cycle. It is the home of the phase numbers; the
-rules each phase plays are :class:`~powergrid_nb.engine.phases.base.PhaseRules` objects beside it.
+A rule fact like the tables beside it: this module imports nothing of the package, so every engine module
+(events, state, the rulebook, the phases, saves) and every layer above can use it. The rules each phase
+plays are :class:`~powergrid_nb.engine.phases.base.PhaseRules` objects in ``engine/phases/``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,22 @@
-"""The Trust of the 2-player Recharged game (R128-R133) as a pluggable policy (O22, provisional)."""
+"""The Trust of the 2-player Recharged game (R128-R133) as a pluggable policy (O22, provisional).
+
+The policy plays the Trust's turns with the phases' own functions, so it sits above ``phases/``; the
+round reaches it through the game's context (``ctx.trust_policy``), never by importing it.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import TYPE_CHECKING
 
-from powergrid_nb.engine.events import TrustFuel
-from powergrid_nb.engine.phases import auction, building
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.phases.steps import current_market, rng
-
-from .plants import COAL, OIL, PLANTS, RESOURCES
+from .events import TrustFuel
+from .phases import auction, building
+from .phases.steps import current_market, rng
+from .rules.phases import Phase
+from .rules.plants import COAL, OIL, PLANTS, RESOURCES
 
 if TYPE_CHECKING:
-    from powergrid_nb.engine.game import Game
+    from .game import Game
 
 TRUST_NAME = "Trust"
 
@@ -56,30 +59,29 @@ class TrustPolicy:
         empty = [c for c in g.ctx.cities if not g.s.houses.get(c) and c not in g.s.marked]
         return rng.choice(empty) if empty else None
 
+    def take_turn(self, g: Game, phase: Phase) -> None:
+        """The Trust's automatic turn in phases 2-4 (R130-R132), as the methods above decide."""
+        s, t = g.s, g.ctx.trust
+        assert t is not None
+        if phase == Phase.AUCTION:
+            plant = self.choose_plant(g)
+            if plant is None:
+                s.active.remove(t)
+            else:
+                s.flags["trust_plant"] = plant
+                auction.take_plant(g, t, plant, 0)
+        elif phase == Phase.RESOURCES:
+            plant = s.flags.pop("trust_plant", None)
+            if plant is not None:
+                take = self.fuel(g, plant)
+                s.res = [n - x for n, x in zip(s.res, take, strict=True)]
+                g._event(TrustFuel, g.ctx.names[t], tuple(take))
+            s.to_act.pop(0)
+        elif phase == Phase.BUILDING:
+            city = self.choose_city(g, rng(g))
+            if city is not None:
+                building.add_house(g, t, city, 0)
+            s.to_act.pop(0)
+
 
 TRUST_POLICIES: dict[str, type[TrustPolicy]] = {"default": TrustPolicy}
-
-
-def take_turn(g: Game, phase: Phase) -> None:
-    """The Trust's automatic turn in phases 2-4 (R130-R132), as its policy decides."""
-    s, t, policy = g.s, g.ctx.trust, g.ctx.trust_policy
-    assert t is not None and policy is not None
-    if phase == Phase.AUCTION:
-        plant = policy.choose_plant(g)
-        if plant is None:
-            s.active.remove(t)
-        else:
-            s.flags["trust_plant"] = plant
-            auction.take_plant(g, t, plant, 0)
-    elif phase == Phase.RESOURCES:
-        plant = s.flags.pop("trust_plant", None)
-        if plant is not None:
-            take = policy.fuel(g, plant)
-            s.res = [n - x for n, x in zip(s.res, take, strict=True)]
-            g._event(TrustFuel, g.ctx.names[t], tuple(take))
-        s.to_act.pop(0)
-    elif phase == Phase.BUILDING:
-        city = policy.choose_city(g, rng(g))
-        if city is not None:
-            building.add_house(g, t, city, 0)
-        s.to_act.pop(0)

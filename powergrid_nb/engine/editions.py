@@ -1,4 +1,9 @@
-"""The two editions as small rule objects over one data file (``data/editions.json``)."""
+"""The two editions as small rule objects over one data file (``data/editions.json``).
+
+An edition is pluggable: it composes the phases' functions (the plant market's steps, the price tracks),
+so it sits above ``phases/``, beside the Trust (``trust.py``); the facts it reads (tables, plants, the
+phase numbers, the editions' names) are in ``rules/`` below both.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,15 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from powergrid_nb.engine.events import Discount
-from powergrid_nb.engine.phases.numbers import Phase
-from powergrid_nb.engine.phases.resources import Track
-from powergrid_nb.engine.phases.steps import box, box_lowest, current_market, draw, replace
-
-from .plants import PLANTS, RESOURCES, STEP3
-from .tables import edition_tables
+from .events import Discount
+from .phases.resources import Track
+from .phases.steps import box, box_lowest, current_market, draw, replace
+from .rules.phases import Phase
+from .rules.plants import PLANTS, RESOURCES, STEP3
+from .rules.tables import EDITION_NAMES, edition_tables
 
 if TYPE_CHECKING:
-    from powergrid_nb.engine.game import Game
+    from .game import Game
 
 
 class Edition:
@@ -104,7 +108,8 @@ class Edition:
 class Original(Edition):
     """The 2004 original edition."""
 
-    name, title = "original", "Original edition (2004)"
+    name = "original"
+    title = EDITION_NAMES[name]
 
     def setup_plants(self, rng, players, removed=None):
         t = self.tables
@@ -138,7 +143,8 @@ class Original(Edition):
 class Recharged(Edition):
     """The 2018 Recharged edition."""
 
-    name, title = "recharged", "Recharged (2018)"
+    name = "recharged"
+    title = EDITION_NAMES[name]
 
     def setup_plants(self, rng, players, removed=None):
         lo, hi = self.tables["plug_plants"]
@@ -189,7 +195,8 @@ class Recharged(Edition):
         s.discount = None  # R44
 
 
-# The editions by name: the one list of them every choice, form and check reads
+# The editions by name: the one list of them every choice, form and check reads (their names and titles:
+# rules.tables.EDITION_NAMES, in the same order, as tests/test_registries.py checks)
 EDITIONS: dict[str, type[Edition]] = {cls.name: cls for cls in (Original, Recharged)}
 DEFAULT_EDITION: str = Original.name  # what new_game and every form start with
 
