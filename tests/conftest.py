@@ -31,20 +31,22 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
 
 
-# The fixtures that start the browser or a server: their tests run last, together, and on one worker of a
-# parallel run (`make test`: pytest-xdist, --dist loadgroup), so that each is started once per run.
-BROWSER_FIXTURES = frozenset({"chromium_session", "_lab_session", "voila_server", "rooms_server",
-                              "lessons_server"})
-BROWSER_GROUP = "browser"
-# The compiled engine is built once, by the worker that runs all the tests that need it.
-ACCEL_GROUP = "accel"
+# The tests that share a server run together, on one worker of a parallel run (`make test`: pytest-xdist,
+# --dist loadgroup), so that each server is started once per run; the tests that only draw in the browser
+# run together on one worker; the compiled engine is built once, by the worker that runs the tests that
+# need it. Without a worker (a bare `pytest`) all browser tests run last.
+SERVER_FIXTURES = frozenset({"_lab_session", "voila_server", "rooms_server", "lessons_server"})
+SERVER_GROUP, CHROMIUM_GROUP, ACCEL_GROUP = "servers", "chromium", "accel"
+LEADS = (SERVER_GROUP, ACCEL_GROUP, CHROMIUM_GROUP)  # the longest units, started first in this order
 
 
 def _group(item: pytest.Item) -> str | None:
     """The group of tests that must run on one worker that ``item`` belongs to, if any."""
     names = set(getattr(item, "fixturenames", ()))
-    if BROWSER_FIXTURES & names:
-        return BROWSER_GROUP
+    if SERVER_FIXTURES & names:
+        return SERVER_GROUP
+    if "chromium_session" in names:
+        return CHROMIUM_GROUP
     if "compiled_engine" in names:
         return ACCEL_GROUP
     return None
@@ -52,20 +54,21 @@ def _group(item: pytest.Item) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups from the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Where the tests run. In one process (``pytest``), the browser tests run last, after every other test
-    and notebook (in their order), and close the browser when they are done (:func:`pytest_runtest_teardown`):
-    Playwright's sync API keeps an asyncio loop running in the main thread while the browser is open, and a
-    test that runs its own loop (``asyncio.run``), or a notebook's client, cannot start one then.
+    """Where the tests run. In one process (``pytest``), the browser and server tests run last, after every
+    other test and notebook (in their order). Playwright's sync API keeps an asyncio loop running in the
+    main thread while the browser is open, and a test that runs its own loop (``asyncio.run``), or a
+    notebook's client, cannot start one then: the browser closes after the last test of a run of tests
+    that use it (:func:`pytest_runtest_teardown`).
 
     On the workers of a parallel run (``make test``: ``-n 2 --dist loadgroup --no-loadscope-reorder``) each
-    test file is one unit of work, so that a file's fixtures are built once; the browser and server tests
-    are one unit and the compiled engine's another, and these two come first, so that the longest units
-    start at once, one per worker. Tests marked ``full`` run in the full tier only."""
-    if hasattr(config, "workerinput"):  # a worker of a parallel run: the two long units first
-        lead = {BROWSER_GROUP: 0, ACCEL_GROUP: 1}
-        items.sort(key=lambda item: lead.get(_group(item) or "", 2))
-    else:  # the browser tests last (the sort keeps the order of the rest)
-        items.sort(key=lambda item: _group(item) == BROWSER_GROUP)
+    test file is one unit of work, so that a file's fixtures are built once; the server tests are one unit,
+    the compiled engine's another and the browser-only tests a third (:data:`LEADS`), and they come first,
+    so that the longest units start at once. Tests marked ``full`` run in the full tier only."""
+    if hasattr(config, "workerinput"):  # a worker of a parallel run: the long units first
+        items.sort(key=lambda item: LEADS.index(g) if (g := _group(item)) else len(LEADS))
+    else:  # the server tests, then the browser-only tests, last (the sort keeps the order of the rest)
+        last = (SERVER_GROUP, CHROMIUM_GROUP)
+        items.sort(key=lambda item: last.index(g) + 1 if (g := _group(item)) in last else 0)
     for item in items:
         item.add_marker(pytest.mark.xdist_group(_group(item) or item.path.stem))
     if tier() == "full":
@@ -91,10 +94,16 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 @pytest.hookimpl(trylast=True)  # after the test's own fixtures are torn down
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """After the last browser test a worker runs, the browser closes (and with it Playwright's loop), so
-    that the tests a parallel run gives that worker next can run their own asyncio loops."""
-    if _group(item) == BROWSER_GROUP and (nextitem is None or _group(nextitem) != BROWSER_GROUP):
+    """After the last test of the server or browser-only group, the browser closes (and with it
+    Playwright's loop), so that the tests a worker runs next can run their own asyncio loops; the next
+    module that needs it starts it again (:func:`chromium_session`)."""
+    group = _group(item)
+    if group in (SERVER_GROUP, CHROMIUM_GROUP) and (nextitem is None or _group(nextitem) != group):
         _CHROMIUM.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _CHROMIUM.close()
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -123,15 +132,15 @@ class _Chromium:
 _CHROMIUM = _Chromium()
 
 
-@pytest.fixture(scope="session")
-def chromium_session() -> Iterator[Any]:
-    """One headless Debian chromium (a Playwright Browser) for the whole run; None without one (the
-    ``browser`` fixture then fails or skips the test with the reason)."""
+@pytest.fixture(scope="module")
+def chromium_session() -> Any:
+    """The run's headless Debian chromium (a Playwright Browser), started by the first test that needs
+    it and closed after its group (:func:`pytest_runtest_teardown`) or at the end; None without one (the
+    ``browser`` fixture then fails or skips the test with the reason). Module-scoped so that a module run
+    after the browser closed gets it started again."""
     if os.environ.get(NO_BROWSER_ENV) == "1" or browser_problem():
-        yield None
-        return
-    yield _CHROMIUM.get()
-    _CHROMIUM.close()
+        return None
+    return _CHROMIUM.get()
 
 
 @pytest.fixture
