@@ -18,7 +18,8 @@ from .base import Bot
 from .expansion import BuildEstimates
 from .fuel import market_state, plant_runs, unit_prices
 from .planner import cheapest_cities
-from .valuation import PlantValues, worth
+from .style import STYLES, BotStyle, style_of
+from .valuation import PlantValues
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -69,19 +70,26 @@ class TurnPlans:
 class HeuristicBot(PlantValues, BuildEstimates, Bot):
     """A sensible human: fair (uses only public facts), never illegal, reproducible for a seed.
 
-    ``horizon``: rounds of income a plant is valued over; ``growth``: cities a player is expected to add
-    per round; ``slack``: cities built beyond what the plants can power when money allows.
+    ``style``: how the company plays (:class:`~powergrid_nb.bots.style.BotStyle`: a preset name such as
+    ``"cautious"``, a ``BotStyle``, or None for the default); keyword arguments change single fields of
+    it, e.g. ``HeuristicBot(seed, horizon=4)`` or ``HeuristicBot(seed, style="aggressive", slack=0)``.
     """
 
     name = "heuristic"
     needs_view = False  # only public queries, never the deck: the real game is its player's view
 
-    def __init__(self, seed: int | None = None, horizon: int = 3, growth: int = 2, slack: int = 0) -> None:
+    def __init__(self, seed: int | None = None, style: BotStyle | str | None = None, **changes: Any) -> None:
         super().__init__(seed)
-        self.horizon, self.growth, self.slack = horizon, growth, slack
+        self.style = style_of(style, **changes)
+        preset = next((k for k, v in STYLES.items() if v == self.style), "custom")
+        self.name = "heuristic" if preset == "default" else f"heuristic:{preset}"  # type: ignore[misc]
+        self.horizon, self.growth, self.slack = self.style.horizon, self.style.growth, self.style.slack
         self._plans = TurnPlans()
         self._memo: dict[tuple, Any] = {}  # values of this round's positions (keys name every input)
         self._memo_round = -1
+
+    def __repr__(self) -> str:
+        return f"HeuristicBot(seed={self.seed}, style={self.style!r})"
 
     # --- dispatch ----------------------------------------------------------------------------------
     def choose(self, game: Game) -> Action:
@@ -132,7 +140,7 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
         for x in v.gains:
             low = g.min_bid(x)
             if low <= money:
-                top = int(worth(v, x))
+                top = int(self.bid_worth(v, x))
                 if top >= low:  # else its limit is below its minimum bid
                     bounds.append((top - low, x, low))
         best = None

@@ -19,6 +19,7 @@ from .base import Bot
 from .expansion import greedy_cities
 from .heuristic import HeuristicBot
 from .planner import cheapest_cities
+from .style import BotStyle
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -35,17 +36,19 @@ class SearchBot(Bot):
     machine's speed); ``horizon``: rounds played out beyond the current one before the position is
     scored (None: to the end of the game, scored by :meth:`Game.returns` plus a small margin term);
     ``plants``: how many of the heuristic's best plants are candidates for opening;
-    ``bid_window``: a bid is searched when it is within this much of the heuristic's limit.
+    ``bid_window``: a bid is searched when it is within this much of the heuristic's limit;
+    ``style``: the :class:`~powergrid_nb.bots.style.BotStyle` of the heuristic it follows and plays out.
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, rollouts: int = 4, think_time: float | None = None,
-                 horizon: int | None = None, plants: int = 3, bid_window: int = 6) -> None:
+                 horizon: int | None = None, plants: int = 3, bid_window: int = 6,
+                 style: BotStyle | str | None = None) -> None:
         super().__init__(seed)
         self.rollouts, self.think_time, self.horizon = rollouts, think_time, horizon
         self.plants, self.bid_window = plants, bid_window
-        self.heuristic = HeuristicBot(seed)
+        self.heuristic = HeuristicBot(seed, style=style)
         self.searched = 0        # key decisions searched so far
         self.simulations = 0     # rollouts played so far
         self._build: dict[tuple, tuple[list[Build], tuple | None]] = {}
@@ -165,7 +168,7 @@ class SearchBot(Bot):
                 h.apply(a)
         except IllegalAction:  # a candidate the engine refuses (should not happen): never chosen
             return -10.0
-        policy = HeuristicBot(None)
+        policy = HeuristicBot(None, style=self.heuristic.style)
         stop = None if self.horizon is None else h.round + self.horizon
         while not h.is_over and (stop is None or h.round < stop):
             h.apply(policy.choose(h))

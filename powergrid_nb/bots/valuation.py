@@ -23,6 +23,7 @@ from .fuel import (
     run_income,
     unit_prices,
 )
+from .style import BotStyle
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
@@ -132,9 +133,10 @@ class Valuation:
         self.worths: dict[int, float] | None = None
 
 
-def worth(v: Valuation, plant: int) -> float:
-    """What ``plant`` (in ``v``'s market) is worth before the money kept: its gain less half the best
-    alternative's surplus. Its limit is never above ``int`` of this."""
+def worth(v: Valuation, plant: int, alternative: float = 0.5) -> float:
+    """What ``plant`` (in ``v``'s market) is worth before the money kept: its gain less ``alternative``
+    (a share: :attr:`BotStyle.alternative`) of the best alternative's surplus. ``alternative`` is read
+    on a valuation's first call and kept with it."""
     out = v.worths
     if out is None:
         # the best alternative: the best surplus, or for the plant that has it the second best (as
@@ -150,16 +152,17 @@ def worth(v: Valuation, plant: int) -> float:
         gains = v.gains
         alt = first if first > 0 else 0
         alt_best = second if second is not None and second > 0 else 0
-        out = v.worths = {x: gains[x] - 0.5 * (alt_best if x == best_x else alt) for x in gains}
+        out = v.worths = {x: gains[x] - alternative * (alt_best if x == best_x else alt) for x in gains}
     return out[plant]
 
 
 class PlantValues:
     """The valuation half of :class:`~powergrid_nb.bots.heuristic.HeuristicBot` (a mixin): needs
-    ``horizon``, ``growth``, a per-round ``_memo`` and ``build_estimate``."""
+    ``horizon``, ``growth``, a ``style``, a per-round ``_memo`` and ``build_estimate``."""
 
     horizon: int
     growth: int
+    style: BotStyle
     _memo: dict[tuple, Any]
 
     if TYPE_CHECKING:
@@ -258,7 +261,8 @@ class PlantValues:
         if keep is None:
             keep = self.keep_sets(g, player, plant)
         plants = keep[0] if len(keep) == 1 else max(keep, key=production)
-        grow = min(1 if g.round == 1 else 2, max(0, production(plants) - c))
+        reserve = self.style.reserve
+        grow = min(min(1, reserve) if g.round == 1 else reserve, max(0, production(plants) - c))
         fuel = self.fuel(g, plants, g.held(player), c + grow,
                          market_state(g) if market is None else market)
         build = self.build_estimate(g, player, grow)
@@ -289,8 +293,15 @@ class PlantValues:
             if v.market is None:  # the tokens in phase 2 change only with the market, so with the key
                 v.market = market_state(g)
             cash = v.money - self.reserve(g, player, plant, v.market, v.sets[plant])
-            out = v.limits[plant] = int(min(worth(v, plant), cash))
+            out = v.limits[plant] = int(min(self.bid_worth(v, plant), cash))
         return out
+
+    def bid_worth(self, v: Valuation, plant: int) -> float:
+        """The most the style bids for ``plant`` before the money kept: :func:`worth` with its
+        ``alternative``, plus its ``premium`` (a share of it)."""
+        value = worth(v, plant, self.style.alternative)
+        premium = self.style.premium
+        return value + premium * abs(value) if premium else value
 
     def limits(self, g: Game, player: str) -> dict[int, int]:
         """The most ``player`` will pay for each current-market plant (below its minimum bid: not wanted)."""

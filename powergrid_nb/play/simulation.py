@@ -19,13 +19,15 @@ Rule parameters (``rules={...}``, see :data:`powergrid_nb.engine.editions.RULE_P
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from powergrid_nb.bots import BOTS, Bot
+from powergrid_nb.bots import BOTS, Bot, HeuristicBot
+from powergrid_nb.bots.style import BOUNDS, style_of
 from powergrid_nb.engine.editions import RULE_PARAMETERS
 from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.options import OPTIONS
@@ -138,44 +140,87 @@ def simulate(spec_or_game: Mapping[str, Any] | Game | str | Path, games: int | N
                client=client, per_round=per_round, progress=progress, stop=stop)
 
 
-def sweep(base_spec: Mapping[str, Any] | Game | str | Path, param_grid: Mapping[str, Any],
+def sweep(base_spec: Mapping[str, Any] | Game | str | Path, param_grid: Mapping[str, Any] | None = None,
           games_per_point: int | None = None, bots: BotSpec | Sequence[BotSpec] = ("random",),
           seeds: int | Iterable[int] | None = None, rules: dict[str, Any] | None = None,
           backend: str = "local", workers: int | str | None = None, client: Any = None,
           per_round: bool = False, progress: bool = True, stop: Stop = None,
-          **game_options: Any) -> SimulationResult:
-    """Simulate every combination of ``param_grid`` (rule parameters or new_game options).
+          bot_params: Mapping[str, Any] | None = None, **game_options: Any) -> SimulationResult:
+    """Simulate every combination of ``param_grid`` (rule parameters or new_game options) and of
+    ``bot_params`` (fields of the heuristic seats' :class:`~powergrid_nb.bots.BotStyle`).
 
     ``param_grid`` maps a parameter to a list of values, or to ``{label: value}`` to name them
-    (e.g. ``{"refill": {"standard": None, "double coal": {...}}}``); ``None`` = no override. Every
-    point plays the same seeds (common random numbers, so differences are the rules'). The frames
-    get a ``point`` column and one column per parameter: the value, or JSON text for lists and
-    dicts, or the label. Points are interleaved, so stopping early leaves them balanced.
+    (e.g. ``{"refill": {"standard": None, "double coal": {...}}}``); ``None`` = no override.
+    ``bot_params`` does the same for the style of every seat played by ``"heuristic"`` (or a preset such
+    as ``"heuristic:cautious"``, whose other fields stay), e.g. ``{"premium": [0, 0.2], "horizon": [2, 4]}``.
+    Every point plays the same seeds (common random numbers, so differences are the rules' or the
+    style's). The frames get a ``point`` column and one column per parameter (``bot_<field>`` for the
+    style): the value, or JSON text for lists and dicts, or the label. Points are interleaved, so
+    stopping early leaves them balanced.
     """
+    param_grid = param_grid or {}
+    bot_params = bot_params or {}
+    if not param_grid and not bot_params:
+        raise ValueError("nothing to sweep: give param_grid (rule parameters, game options) or bot_params")
     names = list(param_grid)
     axes = []
     for k in names:
         if k not in RULE_PARAMETERS and (k not in OPTIONS or k == "rules"):
             raise ValueError(f"cannot sweep {k!r}: choose rule parameters ({', '.join(RULE_PARAMETERS)}) "
                              f"or game options ({', '.join(o for o in OPTIONS if o != 'rules')})")
-        v = param_grid[k]
-        pairs = list(v.items()) if isinstance(v, Mapping) else [(x, x) for x in v]
-        if not pairs:
-            raise ValueError(f"param_grid[{k!r}] has no values")
-        axes.append(pairs)
+        axes.append(_pairs(param_grid[k], f"param_grid[{k!r}]"))
+    styles = list(bot_params)
+    for k in styles:
+        if k not in BOUNDS:
+            raise ValueError(f"cannot sweep the bot's {k!r}: a bot style has {', '.join(BOUNDS)}")
+        axes.append(_pairs(bot_params[k], f"bot_params[{k!r}]"))
     jobs, params = [], []
     for combo in itertools.product(*axes):
         r, o = dict(rules or {}), dict(game_options)
-        for k, (_, value) in zip(names, combo, strict=True):
+        for k, (_, value) in zip(names, combo[:len(names)], strict=True):
             target = r if k in RULE_PARAMETERS else o
             if value is None:
                 target.pop(k, None)
             else:
                 target[k] = value
-        jobs.append(make_job(base_spec, bots, r or None, o, per_round)[0])
-        params.append({k: label for k, (label, _) in zip(names, combo, strict=True)})
+        changes = {k: value for k, (_, value) in zip(styles, combo[len(names):], strict=True)
+                   if value is not None}
+        seats = _styled(bots, changes) if styles else bots
+        jobs.append(make_job(base_spec, seats, r or None, o, per_round)[0])
+        params.append({k: label for k, (label, _) in zip(names, combo[:len(names)], strict=True)}
+                      | {f"bot_{k}": label for k, (label, _) in zip(styles, combo[len(names):], strict=True)})
     return run(jobs, params, game_seeds(games_per_point, _listed(seeds)), backend=backend, workers=workers,
                client=client, per_round=per_round, progress=progress, stop=stop)
+
+
+def _pairs(values: Any, where: str) -> list[tuple[Any, Any]]:
+    """(label, value) of a list of values or a ``{label: value}`` mapping; at least one."""
+    pairs = list(values.items()) if isinstance(values, Mapping) else [(x, x) for x in values]
+    if not pairs:
+        raise ValueError(f"{where} has no values")
+    return pairs
+
+
+def _styled(bots: BotSpec | Sequence[BotSpec], changes: dict[str, Any]) -> BotSpec | list[BotSpec]:
+    """``bots`` with every heuristic seat (``"heuristic"``, a ``"heuristic:<preset>"`` or the class)
+    playing its style with ``changes``; the style is checked here, before any game."""
+    def one(spec: BotSpec) -> BotSpec:
+        if spec is HeuristicBot:
+            style = None
+        elif isinstance(spec, str) and spec.partition(":")[0] == "heuristic" and spec in BOTS:
+            style = spec.partition(":")[2] or None
+        else:
+            return spec
+        style_of(style, **changes)  # a bad value is refused here, with the field's range
+        return functools.partial(HeuristicBot, style=style, **changes)
+
+    single = isinstance(bots, str | Bot) or callable(bots)
+    seats = [bots] if single else list(bots)
+    out = [one(b) for b in seats]
+    if all(a is b for a, b in zip(out, seats, strict=True)):
+        raise ValueError("bot_params change the style of the heuristic seats, and no seat is played by "
+                         f"'heuristic' (or a 'heuristic:<preset>'): {seats!r}")
+    return out[0] if single else out
 
 
 def _listed(seeds: int | Iterable[int] | None) -> int | list[int] | None:
