@@ -1,4 +1,4 @@
-"""A bot's style is data: a small frozen BotStyle with named presets that bots, simulations and sweeps take."""
+"""A bot's style is data: a small frozen BotStyle with presets that bots, simulations and sweeps take."""
 
 from __future__ import annotations
 
