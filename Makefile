@@ -83,7 +83,8 @@ browser:
 # - `make test` (README, .ci/run; about 16 minutes on 2 cores, docs/benchmarks.md): everything a change
 #   can break: every test and every notebook (nbmake), one browser and one JupyterLab / Voila server per
 #   run; in the quick tier (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is
-#   built once without the profile-guided pass, and the tests marked `full` are skipped.
+#   built once at -O1 without the profile-guided pass (half the build time), and the tests marked `full` are
+#   skipped.
 # - `make test-all`: the same in the full tier (POWERGRID_TESTS=full, also a bare `pytest`'s): every
 #   property budget in full, the profile-guided build and the `full` tests.
 LINT = $(BIN)/ruff check powergrid_nb tests benchmarks scripts && $(BIN)/lint-imports

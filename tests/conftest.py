@@ -5,7 +5,8 @@ compiled engine.
 The tiers (Makefile): ``make check`` (lint, layers, rules, engine, golden corpus, fast properties; under
 a minute), ``make test`` (everything a change can break; ``POWERGRID_TESTS=quick``: the ``slow``
 property tests run their smaller budget, ``props(n, quick=k)`` in _helpers_props, the compiled engine
-is built without the profile-guided pass and tests marked ``full`` are skipped) and ``make test-all``
+is built at -O1 without the profile-guided pass, in half the time, and tests marked ``full`` are
+skipped) and ``make test-all``
 (``POWERGRID_TESTS=full``, also the default of a bare ``pytest``: every budget in full, the
 profile-guided build, the ``full`` tests).
 """
@@ -207,6 +208,7 @@ def compiled_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from powergrid_nb import accel
 
     root = tmp_path_factory.mktemp("accel")
-    folder = accel.build(root=root, echo=lambda s: None, pgo=None if tier() == "full" else False)
+    full = tier() == "full"
+    folder = accel.build(root=root, echo=lambda s: None, pgo=None if full else False, optimize=full)
     assert folder == accel.build_dir(root)
     return root

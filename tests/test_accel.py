@@ -204,6 +204,26 @@ def test_building_without_cython_says_what_to_install(tmp_path: Path,
     assert not any(tmp_path.iterdir()) or not accel.status(tmp_path)["built"]
 
 
+def test_the_test_build_asks_the_compiler_for_its_quick_optimisations_only(built: Path) -> None:
+    """`make test` builds with optimize=False: -O1 after Python's flags, so the build takes half the time."""
+    manifest = json.loads((accel.build_dir(built) / accel.MANIFEST).read_text(encoding="utf-8"))
+    if manifest["optimize"]:
+        pytest.skip("the full tier's build is optimised (and profile-guided)")
+    python = (sysconfig.get_config_var("CFLAGS") or "").split()
+    if "-g" not in python or not accel.gcc():
+        pytest.skip("no record of the compiler's flags (Python's C flags have no -g), or no GCC")
+    game = next((accel.build_dir(built) / "powergrid_nb" / "engine").glob("game.*"))
+    producers = set(re.findall(rb"GNU C[^\0]*", game.read_bytes()))
+    assert producers, "no compiler record in the compiled game module"
+    for p in producers:
+        assert [f for f in p.split() if f.startswith(b"-O")][-1] == b"-O1", p
+
+
+def test_a_profile_guided_build_is_an_optimised_one(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="pgo=True needs optimize=True"):
+        accel.build(root=tmp_path, pgo=True, optimize=False)
+
+
 def test_only_engine_modules_can_be_compiled(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not engine modules: powergrid_nb.panels"):
         accel.build(modules=["powergrid_nb.panels"], root=tmp_path)
