@@ -80,7 +80,7 @@ browser:
 # - `make check` (under a minute): ruff, the layers and no import circles (lint-imports: pyproject's
 #   [tool.importlinter]), and the rules, the engine, the golden corpus and the fast property tests: the
 #   files of CHECK_TESTS, less their tests marked `slow`. No browser, no server, no notebook.
-# - `make test` (README, .ci/run; about 16 minutes on 2 cores, docs/benchmarks.md): everything a change
+# - `make test` (README, .ci/run; about 11.5 minutes on 2 cores, docs/benchmarks.md): everything a change
 #   can break: every test and every notebook (nbmake), one browser and one JupyterLab / Voila server per
 #   run; in the quick tier (POWERGRID_TESTS=quick) the `slow` property tests run their smaller budget, the compiled engine is
 #   built once at -O1 without the profile-guided pass (half the build time), and the tests marked `full` are

@@ -43,6 +43,9 @@ NOT_RUN = {
                                                  "tests/test_accel.py builds it",
     ("benchmarks.md", "for round in 1 2; do"): "a measurement: needs a worktree of 10d45e5 and runs the "
                                                 "fast tier four times",
+    ("benchmarks.md", ".venv/bin/python benchmarks/ladder.py --bots heuristic:cautious,heuristic,"
+                      "heuristic:aggressive --games 250 --workers 2 --quiet"):
+        "a measurement: 2,000 games on two workers (tests/test_ladder.py runs the ladder small)",
 }
 
 
