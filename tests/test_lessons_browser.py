@@ -37,7 +37,10 @@ def test_the_lessons_app_lists_the_lessons_and_draws_lesson_1_offline(browser, l
         page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .main-svg').length >= 2",
                                timeout=60_000)
         assert page.locator("h1", has_text="Lesson 1").count() == 1
-        assert page.locator("details summary", has_text="the rules as this package plays them").count() >= 1
+        # a rules box is a markdown output, which the page renders after the figures it may follow
+        rules_box = page.locator("details summary", has_text="the rules as this package plays them")
+        rules_box.first.wait_for(timeout=60_000)
+        assert rules_box.count() >= 1
         assert page.locator(".jp-InputArea").count() > 5, "the lesson's code is not shown"
         assert _lab.cell_errors(page) == [], "a lesson cell failed"
         page.wait_for_timeout(500)
