@@ -6,10 +6,14 @@
 
 1. HeuristicBot vs three RandomBots, 4 players, Germany, original (target: wins >= 90%).
 2. SearchBot vs three HeuristicBots (target: clearly more than the 25% share), with its budget.
-3. HeuristicBot self-play speed: games/s on one core.
+3. HeuristicBot self-play speed: games/s on one core, beside the frozen bot of 10d45e5
+   (benchmarks/frozen_bot; target: the new one at least 0.8x the old one's games per CPU second).
 4. Property run: HeuristicBot (self-play and mixed with RandomBots) never makes an illegal move, over
    both editions, both maps, 2-6 players, with and without start cities (the 2-player Recharged games
-   include the Trust).
+   include the Trust); and its sound basics (:func:`audit_game`): every power run at the best net
+   value, no bid above its limit.
+5. Stalls: rounds per game of four (and three) default HeuristicBots under the rule sets the notebooks
+   play (:data:`STALL_RULES`); target: none over 30 rounds.
 Win rates come with Wilson 95% intervals; seats are rotated so every bot plays every seat equally.
 """
 
@@ -22,13 +26,20 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.frozen_bot import OldHeuristicBot  # noqa: E402
 from powergrid_nb import new_game  # noqa: E402
-from powergrid_nb.bots.base import RandomBot, play  # noqa: E402
+from powergrid_nb.bots.base import Bot, RandomBot, play  # noqa: E402
+from powergrid_nb.bots.fuel import buyback_cost  # noqa: E402
 from powergrid_nb.bots.heuristic import HeuristicBot  # noqa: E402
 from powergrid_nb.bots.search import SearchBot  # noqa: E402
+from powergrid_nb.engine.actions import Bid, Open  # noqa: E402
+from powergrid_nb.engine.game import Game  # noqa: E402
+from powergrid_nb.lessons.questions.lesson6 import capped  # noqa: E402
+from powergrid_nb.play.runner import bot_seed  # noqa: E402
 from powergrid_nb.play.tournaments import tournament  # noqa: E402
 
 CONFIGS = [(e, m, n, sc) for e in ("original", "recharged") for m in ("germany", "usa")
@@ -84,46 +95,118 @@ def strength(args: argparse.Namespace) -> None:
 
 
 def speed(args: argparse.Namespace) -> None:
+    """Self-play speed of the HeuristicBot and of the frozen one of 10d45e5, side by side: the same
+    seeds, alternating game by game, so that the machine's load falls on both alike."""
     if not args.selfplay:
         return
-    g = new_game(4, seed=10**6)
-    play(g, [HeuristicBot(i) for i in range(4)])  # warm-up: map, caches
-    rounds = decisions = 0
-    t, cpu = time.perf_counter(), time.process_time()
+    kinds = {"HeuristicBot": HeuristicBot, "10d45e5's (frozen)": OldHeuristicBot}
+    for cls in kinds.values():
+        g = new_game(4, seed=10**6)
+        play(g, [cls(i) for i in range(4)])  # warm-up: map, caches
+    wall = dict.fromkeys(kinds, 0.0)
+    cpu = dict.fromkeys(kinds, 0.0)
+    rounds = dict.fromkeys(kinds, 0)
+    decisions = dict.fromkeys(kinds, 0)
     for i in range(args.selfplay):
-        g = new_game(4, seed=args.seed + i)
-        play(g, [HeuristicBot(args.seed + i + k) for k in range(4)])
-        rounds += g.round
-        decisions += len(g.actions)
-    dt, dcpu = time.perf_counter() - t, time.process_time() - cpu
-    print(f"HeuristicBot self-play, 4p Germany original, one core: {args.selfplay / dt:.1f} games/s "
-          f"({args.selfplay / dcpu:.1f} per CPU second; {rounds / args.selfplay:.1f} rounds/game, "
-          f"{decisions / args.selfplay:.0f} decisions/game, {decisions / dt:,.0f} decisions/s; the bot reads "
-          f"the game itself through the public queries, no re-dealt view)")
+        for name, cls in kinds.items():
+            g = new_game(4, seed=args.seed + i)
+            t, c = time.perf_counter(), time.process_time()
+            play(g, [cls(args.seed + i + k) for k in range(4)])
+            wall[name] += time.perf_counter() - t
+            cpu[name] += time.process_time() - c
+            rounds[name] += g.round
+            decisions[name] += len(g.actions)
+    print(f"Self-play speed, 4p Germany original, one core, {args.selfplay} games each, side by side:")
+    for name in kinds:
+        n = args.selfplay
+        print(f"  {name:<20} {n / wall[name]:6.1f} games/s ({n / cpu[name]:.1f} per CPU second; "
+              f"{rounds[name] / n:.1f} rounds/game, {decisions[name] / n:.0f} decisions/game, "
+              f"{decisions[name] / wall[name]:,.0f} decisions/s)")
+    new, old = (args.selfplay / cpu[k] for k in kinds)
+    print(f"  the new one's games per CPU second: {new / old:.2f} x the old one's (target >= 0.8)")
     print()
 
 
-def legal_games(job: tuple) -> tuple[tuple, int, int, int]:
-    """Play ``games`` games of one configuration asserting legality; (config, games, decisions, rounds)."""
+class Audit(NamedTuple):
+    """What one game's bot decisions showed (:func:`audit_game`)."""
+
+    decisions: int
+    rounds: int
+    power: int        # power decisions of HeuristicBots
+    power_off: int    # ... whose run was not at the best net value (income less the tokens' buy-back cost)
+    bids: int         # opens and raises of HeuristicBots
+    bids_over: int    # ... above the bot's limit (its valuation less the money it keeps), R35 aside
+
+
+def audit_game(g: Game, bots: list[Bot], limit: int = 20_000) -> Audit:
+    """Play ``g`` to the end with ``bots`` (in ``g.players`` order), asserting every move legal, and
+    count the HeuristicBots' decisions that break the sound basics: a power run below the best net value
+    (:func:`powergrid_nb.bots.fuel.buyback_cost`), a bid above the bot's limit (except round 1's forced
+    purchase at a minimum bid, R35)."""
+    seats = dict(zip(g.players, bots, strict=True))
+    n = power = power_off = bids = bids_over = 0
+    while not g.is_over:
+        me = g.current_player
+        bot = seats[me]
+        options = g.power_options(me) if isinstance(bot, HeuristicBot) else []
+        a = bot.act(g)
+        if a not in g.legal_actions():
+            raise AssertionError(f"illegal {a} in round {g.round} (seed {g.seed})")
+        if options:
+            net = {run: income - buyback_cost(g, burnt) for run, income, burnt in options}
+            power += 1
+            power_off += net[a] < max(net.values())
+        if isinstance(bot, HeuristicBot) and isinstance(a, (Open, Bid)):
+            amount = a.bid if isinstance(a, Open) else a.amount
+            plant = a.plant if isinstance(a, Open) else g.auction.plant
+            forced = g.round == 1 and isinstance(a, Open) and amount == g.min_bid(plant)  # R35
+            bids += 1
+            bids_over += amount > bot.limit(g, me, plant) and not forced
+        g.apply(a)
+        n += 1
+        if n > limit:
+            raise AssertionError(f"no end after {limit:,} decisions (seed {g.seed})")
+    return Audit(n, g.round, power, power_off, bids, bids_over)
+
+
+def legal_games(job: tuple) -> tuple[tuple, int, Audit]:
+    """Play ``games`` games of one configuration, auditing each; (config, games, summed audit)."""
     (edition, game_map, players, start), games, seed = job
-    decisions = rounds = 0
+    total = Audit(0, 0, 0, 0, 0, 0)
     for i in range(games):
         g = new_game(players, map=game_map, edition=edition, seed=seed + i, starting_cities=start)
         mixed = i % 2 == 1
         bots = [RandomBot(seed + k) if mixed and k % 2 else HeuristicBot(seed + k) for k in range(players)]
-        seats = dict(zip(g.players, bots, strict=True))
-        n = 0
-        while not g.is_over:
-            a = seats[g.current_player].act(g)
-            if a not in g.legal_actions():
-                raise AssertionError(f"illegal {a} in {g!r} (config {job[0]}, seed {seed + i})")
-            g.apply(a)
-            n += 1
-            if n > 20_000:
-                raise AssertionError(f"no end after 20,000 decisions (config {job[0]}, seed {seed + i})")
-        decisions += n
-        rounds += g.round
-    return job[0], games, decisions, rounds
+        a = audit_game(g, bots)
+        total = Audit(*(x + y for x, y in zip(total, a, strict=True)))
+    return job[0], games, total
+
+
+# The rule sets the stall check plays: the defaults, and the what-ifs the notebooks run (lesson 6's
+# capped income and 45 Elektro, the end_cities sweep of notebooks/03_what_if.ipynb and lesson 6).
+STALL_RULES = {"standard": {}, "capped income": {"payment": capped(10)}, "45 Elektro": {"starting_money": 45},
+               **{f"end_cities {n}": {"end_cities": n} for n in (15, 17, 19)}}
+MAX_ROUNDS = 30
+
+
+def stall_games(job: tuple) -> tuple[str, int, list[int]]:
+    """Rounds of ``games`` games of ``players`` default HeuristicBots under one rule set of
+    :data:`STALL_RULES` (Germany, original)."""
+    name, players, games, seed = job
+    rounds = []
+    for i in range(games):
+        g = new_game(players, seed=seed + i, rules=STALL_RULES[name])
+        play(g, [HeuristicBot(bot_seed(seed + i, k)) for k in range(players)])
+        rounds.append(g.round)
+    return name, players, rounds
+
+
+def _pool_map(f: Any, jobs: list, workers: int) -> list:
+    if workers > 1:
+        import multiprocessing as mp
+        with ProcessPoolExecutor(workers, mp_context=mp.get_context("fork")) as pool:
+            return list(pool.map(f, jobs))
+    return [f(j) for j in jobs]
 
 
 def legality(args: argparse.Namespace) -> None:
@@ -131,19 +214,37 @@ def legality(args: argparse.Namespace) -> None:
         return
     jobs = [(c, args.property, args.seed + 1000 * k) for k, c in enumerate(CONFIGS)]
     t = time.perf_counter()
-    if args.workers > 1:
-        import multiprocessing as mp
-        with ProcessPoolExecutor(args.workers, mp_context=mp.get_context("fork")) as pool:
-            results = list(pool.map(legal_games, jobs))
-    else:
-        results = [legal_games(j) for j in jobs]
+    results = _pool_map(legal_games, jobs, args.workers)
     dt = time.perf_counter() - t
     games = sum(r[1] for r in results)
-    decisions = sum(r[2] for r in results)
-    longest = max(results, key=lambda r: r[3] / r[1])
-    print(f"Legality: {games} games ({len(CONFIGS)} configurations x {args.property}; half self-play, half "
-          f"with RandomBots), {decisions:,} bot decisions, 0 illegal, every game ended; {dt:.0f} s wall")
-    print(f"{'':<10} longest configuration on average: {longest[0]} {longest[3] / longest[1]:.1f} rounds")
+    audit = Audit(*(sum(r[2][k] for r in results) for k in range(len(Audit._fields))))
+    longest = max(results, key=lambda r: r[2].rounds / r[1])
+    print(f"Legality: {games} games ({len(CONFIGS)} configurations x {args.property}; half self-play, "
+          f"half with RandomBots), {audit.decisions:,} bot decisions, 0 illegal, every game ended; "
+          f"{dt:.0f} s wall")
+    mean = longest[2].rounds / longest[1]
+    print(f"{'':<10} longest configuration on average: {longest[0]} {mean:.1f} rounds")
+    print(f"Sound basics (HeuristicBot's decisions in those games): {audit.power_off} of {audit.power:,} "
+          f"power runs below the best net value; {audit.bids_over} of {audit.bids:,} bids above the "
+          f"bot's limit")
+    print()
+
+
+def stalls(args: argparse.Namespace) -> None:
+    if not args.stall_games:
+        return
+    jobs = [(name, players, args.stall_games, args.seed + 5000)
+            for name in STALL_RULES for players in (3, 4)]
+    t = time.perf_counter()
+    results = _pool_map(stall_games, jobs, args.workers)
+    dt = time.perf_counter() - t
+    print(f"Stalls: games of default HeuristicBots, Germany, original, {args.stall_games} per rule set "
+          f"and player count; rounds per game ({dt:.0f} s wall):")
+    for name, players, rounds in results:
+        rounds.sort()
+        over = sum(r > MAX_ROUNDS for r in rounds)
+        print(f"  {name:<16} {players}p  median {rounds[len(rounds) // 2]:3d}  longest {rounds[-1]:3d}  "
+              f"over {MAX_ROUNDS}: {over}")
     print()
 
 
@@ -156,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--horizon", type=int, default=None, help="SearchBot rollout rounds (none: whole game)")
     ap.add_argument("--selfplay", type=int, default=50, help="games for the self-play speed")
     ap.add_argument("--property", type=int, default=25, help="legality games per configuration (40 configs)")
+    ap.add_argument("--stall-games", type=int, default=100,
+                    help="games per rule set and player count for the stall check (12 of them)")
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes")
     ap.add_argument("--seed", type=int, default=0, help="first game seed")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -170,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     speed(args)
     strength(args)
     legality(args)
+    stalls(args)
     return 0
 
 

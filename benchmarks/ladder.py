@@ -76,6 +76,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.frozen_bot import OldHeuristicBot  # noqa: E402
 from powergrid_nb import IllegalAction, Phase, new_game  # noqa: E402
 from powergrid_nb.bots import BOTS, Bot, SearchBot  # noqa: E402
 from powergrid_nb.engine.events import HouseBuilt, PlantBought  # noqa: E402
@@ -87,6 +88,7 @@ Factory = Callable[..., Bot]  # f(seed=...) -> Bot
 # The ladder's entries: a name -> a factory f(seed=...) -> Bot. Every registered bot class, and presets.
 ENTRIES: dict[str, Factory] = {
     **BOTS,
+    "heuristic-10d45e5": OldHeuristicBot,  # the heuristic before issue 27, frozen (benchmarks/frozen_bot)
     "search-2": functools.partial(SearchBot, rollouts=2),
     "search-4": functools.partial(SearchBot, rollouts=4),
 }

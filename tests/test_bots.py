@@ -294,7 +294,9 @@ def test_discard_keeps_the_best_plants():
     """R36: over the limit it boxes the plant whose loss costs least."""
     g = at(phase=2)
     me = g.current_player
-    g = poke(g, me, plants=[4, 8, 10, 25], tokens=[2, 0, 0, 0], auction_round={"discard": me})
+    # plant 4 burns as much coal as 10 for fewer cities than any other: losing it costs least
+    g = poke(g, me, plants=[4, 10, 13, 25], tokens=[2, 0, 0, 0], cities=free_cities(g)[:1],
+             auction_round={"discard": me})
     assert g.discarding == me
     a = HeuristicBot().act(g)
     assert isinstance(a, Discard) and a.plant == 4 and a.keep == (2, 0, 0, 0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import math
 import sys
 from pathlib import Path
@@ -109,3 +111,31 @@ def test_a_tiny_ladder_end_to_end(tmp_path: Path) -> None:
     assert "heuristic     1000  [  1000,   1000]" in text and "random       " in text
     ladder.write_csv(tmp_path / "rows.csv", rows)
     assert (tmp_path / "rows.csv").read_text().splitlines()[0] == ",".join(ladder.COLUMNS)
+
+
+FROZEN_GAMES = ROOT / "tests" / "golden" / "frozen_bot.json"
+
+
+@pytest.mark.parametrize("spec", json.loads(FROZEN_GAMES.read_text())["games"],
+                         ids=lambda s: f"{s['players']}p-{s['map']}-{s['edition']}-{s['seed']}")
+def test_the_frozen_old_heuristic_still_plays_the_games_recorded_from_it(spec: dict) -> None:
+    """benchmarks/frozen_bot is the heuristic of 10d45e5: it plays, action for action, the games the
+    package's bot played at fa6c577 (before issue 27 changed it)."""
+    from benchmarks.frozen_bot import OldHeuristicBot
+    from powergrid_nb import new_game
+
+    g = new_game(spec["players"], map=spec["map"], edition=spec["edition"], seed=spec["seed"])
+    bots = {p: OldHeuristicBot(spec["seed"] * 10 + i) for i, p in enumerate(g.players)}
+    texts = []
+    while not g.is_over:
+        action = bots[g.current_player].act(g)
+        g.apply(action)
+        texts.append(str(action))
+    assert len(texts) == spec["actions"]
+    assert hashlib.sha256("\n".join(texts).encode()).hexdigest() == spec["sha256"]
+    assert list(g.winners) == spec["winners"]
+
+
+def test_the_ladder_knows_the_old_heuristic_by_name() -> None:
+    bot = ladder.factory("heuristic-10d45e5")(seed=3)
+    assert bot.name == "heuristic-10d45e5"

@@ -153,6 +153,22 @@ def unit_prices(g: Game) -> tuple[float, ...]:
 _UNIT: dict[tuple, tuple[float, ...]] = {}
 
 
+def buyback_cost(g: Game, burnt: Sequence[int]) -> int:
+    """What buying ``burnt`` (coal, oil, garbage, uranium) back would cost on today's market
+    (:meth:`Game.market_cost`: cheapest first, the supply after an empty track, R50/R126). Tokens the
+    market cannot sell now are priced at the track's dearest price (or :data:`FALLBACK`): the most
+    they may cost once it refills."""
+    try:
+        return g.market_cost(*burnt)
+    except IllegalAction:  # more than the market and supply sell now (R52)
+        pass
+    on_sale = [min(b, n) for b, n in zip(burnt, g.resource_counts(), strict=True)]
+    total, track = g.market_cost(*on_sale), g.resource_track
+    for k, (b, n) in enumerate(zip(burnt, on_sale, strict=True)):
+        total += (b - n) * max(FALLBACK[k], track.buy_cost(k, 1, 1) or 0)
+    return total
+
+
 _PROFILES: dict[tuple, tuple[list[int], list[float]]] = {}
 
 

@@ -16,7 +16,7 @@ from powergrid_nb.engine.rules.plants import RESOURCES, capacities, coal_bounds,
 
 from .base import Bot
 from .expansion import BuildEstimates
-from .fuel import market_state, plant_runs, unit_prices
+from .fuel import buyback_cost, market_state, payments, plant_runs, unit_prices
 from .planner import cheapest_cities
 from .style import STYLES, BotStyle, style_of
 from .valuation import PlantValues
@@ -234,11 +234,27 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
             score, rival = min(fuelled, c + k), self.rival_best(g, player)
             richest = max(g.money(q) for q in g.players if q != player)
             rich = money - self.build_estimate(g, player, k) > richest
-            if score > rival or (score == rival and rich) or g.round > 40:
+            if score > rival or (score == rival and rich):
                 return k  # ending the game now wins it
+            if not self.waiting_helps(g, player, rival):
+                return k  # it loses now or later: waiting only drags the game on (R96)
         if c + want >= end:
-            return max(0, min(want, end - 1 - c))  # would end a game it does not win
+            return max(0, min(want, end - 1 - c))  # would end a game it does not win, and may yet win
         return want
+
+    def waiting_helps(self, g: Game, player: str, rival: int) -> bool:
+        """Whether holding back the end a round could change the result for ``player``: a plant on show
+        (current or future market, R30) that it can afford would raise the cities it can power, or its
+        plants earn more than the best rival's (``rival``: :meth:`rival_best`), closing a money gap."""
+        top, money = g.max_cities, g.money(player)
+        own = tuple(g.plants_in_order(player))
+        now = min(production(own), top)
+        for x in (*g.current_market(), *g.future_market()):
+            if g.min_bid(x) <= money and any(min(production(k), top) > now
+                                             for k in self.keep_sets(g, player, x)):
+                return True
+        pay = payments(g)
+        return pay[min(now, g.city_count(player))] > pay[min(rival, top)]
 
     def rival_best(self, g: Game, player: str) -> int:
         """The most cities any rival could power if the game ended this phase (a guess)."""
@@ -282,11 +298,12 @@ class HeuristicBot(PlantValues, BuildEstimates, Bot):
 
     # --- phase 5 ------------------------------------------------------------------------------------
     def power(self, g: Game, player: str) -> Action:
-        """The run with the best income minus the market value of the tokens it burns."""
-        u0, u1, u2, u3 = unit_prices(g)
-        best, size, choice = 0.0, 0, None
-        for a, income, (b0, b1, b2, b3) in g.power_options(player):  # by the engine (R74-R77)
-            net = income - (b0 * u0 + b1 * u1 + b2 * u2 + b3 * u3)  # the same sum as sum() of the four
+        """The run with the best net value: its income less what the tokens it burns would cost to buy
+        back on today's market (:func:`~powergrid_nb.bots.fuel.buyback_cost`); of equals, the fewest
+        plants. (In the last round there is no decision: the score is the most it can power, R98-R99.)"""
+        best, size, choice = 0, 0, None
+        for a, income, burnt in g.power_options(player):  # by the engine (R74-R77)
+            net = income - buyback_cost(g, burnt)
             n = len(a.plants)
             if choice is None or net > best or (net == best and n < size):  # the first of the best
                 best, size, choice = net, n, a

@@ -33,9 +33,10 @@ class BotStyle:
     horizon: int = 3
     growth: int = 2
     slack: int = 0
-    alternative: float = 0.5
+    alternative: float = 1.0
     premium: float = 0.0
     reserve: int = 2
+    waiting: float = 0.5
 
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():
@@ -57,15 +58,15 @@ class BotStyle:
 # the range of each field: wide enough for a sweep, narrow enough that no value stalls or breaks a bot
 BOUNDS: dict[str, tuple[float, float]] = {
     "horizon": (1, 12), "growth": (0, 6), "slack": (0, 6), "alternative": (0.0, 1.0), "premium": (-0.5, 1.0),
-    "reserve": (0, 6)}
+    "reserve": (0, 6), "waiting": (0.0, 1.0)}
 WHOLE = frozenset({"horizon", "growth", "slack", "reserve"})
 
 STYLES: Mapping[str, BotStyle] = {
     "default": BotStyle(),
     # values income over fewer rounds, bids below its valuation, keeps money for fuel and three cities
-    "cautious": BotStyle(horizon=2, premium=-0.2, reserve=3, alternative=0.75),
+    "cautious": BotStyle(horizon=2, premium=-0.2, reserve=3),
     # values income over more rounds, bids above it, builds a city beyond its plants, keeps little
-    "aggressive": BotStyle(horizon=4, premium=0.2, slack=1, reserve=1, alternative=0.25),
+    "aggressive": BotStyle(horizon=4, premium=0.2, slack=1, reserve=1, alternative=0.5),
 }
 
 

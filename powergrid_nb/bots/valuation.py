@@ -121,22 +121,26 @@ def kept_plants(own: tuple[int, ...], limit: int, plant: int) -> tuple[tuple[int
 
 class Valuation:
     """A player's plant values in one position: the gain of each current-market plant, its keep sets
-    and surplus over the minimum bid, the money they were made with, and the limits worked out so far."""
+    and surplus over the minimum bid, the money they were made with, the alternatives a bid gives up
+    (``alternative``: the share of the best other plant's surplus; ``later``: what waiting for a
+    future-market plant is worth) and the limits worked out so far."""
 
-    __slots__ = ("gains", "sets", "surplus", "money", "market", "limits", "worths")
+    __slots__ = ("gains", "sets", "surplus", "money", "market", "limits", "worths", "alternative", "later")
 
     def __init__(self, gains: dict[int, float], sets: dict[int, tuple[tuple[int, ...], ...]],
-                 surplus: dict[int, float], money: int, market: tuple | None) -> None:
+                 surplus: dict[int, float], money: int, market: tuple | None, alternative: float = 1.0,
+                 later: float = 0.0) -> None:
         self.gains, self.sets, self.surplus, self.money = gains, sets, surplus, money
         self.market = market  # market_state: what the fuel for a reserve is priced on (None: not yet)
+        self.alternative, self.later = alternative, later
         self.limits: dict[int, int] = {}
         self.worths: dict[int, float] | None = None
 
 
-def worth(v: Valuation, plant: int, alternative: float = 0.5) -> float:
-    """What ``plant`` (in ``v``'s market) is worth before the money kept: its gain less ``alternative``
-    (a share: :attr:`BotStyle.alternative`) of the best alternative's surplus. ``alternative`` is read
-    on a valuation's first call and kept with it."""
+def worth(v: Valuation, plant: int) -> float:
+    """What ``plant`` (in ``v``'s market) is worth before the money kept: its gain less what buying it
+    gives up, the larger of ``v.alternative`` times the best other plant's surplus and ``v.later``
+    (waiting for a plant of the future market)."""
     out = v.worths
     if out is None:
         # the best alternative: the best surplus, or for the plant that has it the second best (as
@@ -149,10 +153,10 @@ def worth(v: Valuation, plant: int, alternative: float = 0.5) -> float:
                 best_x, first = x, y
             elif second is None or y > second:
                 second = y
-        gains = v.gains
+        gains, share, later = v.gains, v.alternative, v.later
         alt = first if first > 0 else 0
         alt_best = second if second is not None and second > 0 else 0
-        out = v.worths = {x: gains[x] - alternative * (alt_best if x == best_x else alt) for x in gains}
+        out = v.worths = {x: gains[x] - max(share * (alt_best if x == best_x else alt), later) for x in gains}
     return out[plant]
 
 
@@ -279,8 +283,24 @@ class PlantValues:
         if hit is None:
             gains, sets = self._gains(g, player, own)
             surplus = {x: v - g.min_bid(x) for x, v in gains.items()}
-            hit = self._memo[key] = Valuation(gains, sets, surplus, money, None)
+            style = self.style
+            later = style.waiting * self.later_surplus(g, player, own) if style.waiting else 0.0
+            hit = self._memo[key] = Valuation(gains, sets, surplus, money, None, style.alternative, later)
         return hit
+
+    def later_surplus(self, g: Game, player: str, own: tuple[int, ...]) -> float:
+        """The best surplus of a future-market plant (R30: it comes on sale later, for at least its
+        number): the income it adds over the horizon less its number; 0 if none adds more."""
+        known = self._incomes(g, self._trajectory(g, player), unit_prices(g))
+        base, limit = known[own], g.plant_limit
+        best = 0.0
+        for y in g.future_market():
+            if y not in CITIES:  # the Step 3 card (R38)
+                continue
+            gain = max(known[k] for k in kept_plants(own, limit, y)) - base
+            if gain - y > best:
+                best = gain - y
+        return best
 
     def limit(self, g: Game, player: str, plant: int, value: Valuation | None = None) -> int:
         """The most ``player`` will pay for ``plant`` (below its minimum bid: not wanted; -1 for a plant
@@ -299,7 +319,7 @@ class PlantValues:
     def bid_worth(self, v: Valuation, plant: int) -> float:
         """The most the style bids for ``plant`` before the money kept: :func:`worth` with its
         ``alternative``, plus its ``premium`` (a share of it)."""
-        value = worth(v, plant, self.style.alternative)
+        value = worth(v, plant)
         premium = self.style.premium
         return value + premium * abs(value) if premium else value
 

@@ -310,12 +310,21 @@ class PlantsRun(Event):
     plants: tuple[int, ...]
     burnt: Tokens
     powered: int
+    possible: int | None = None  # the most the player could power (R99); None in old histories
+    forgone: int = 0             # income given up against that most
+    kept: int | None = None      # market price of the tokens not burnt against the cheapest such run
     kind: ClassVar[str] = "powered"
 
     def text(self) -> str:
         burn = "" if not any(self.burnt) else f", burning {tokens_text(self.burnt)},"
         cities = "city" if self.powered == 1 else "cities"
-        return f"{self.player} runs {_plants_text(self.plants)}{burn} and powers {self.powered} {cities}."
+        out = f"{self.player} runs {_plants_text(self.plants)}{burn} and powers {self.powered} {cities}"
+        if self.possible is None or self.possible <= self.powered:
+            return out + "."
+        why = f"{self.forgone} Elektro less income"
+        if self.kept:
+            why += f" for {self.kept} Elektro of tokens kept (at today's market prices)"
+        return f"{out}, not the {self.possible} possible: {why}."
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from powergrid_nb.engine.rules.plants import (
 )
 
 from .base import PhaseRules
-from .resources import game_supply
+from .resources import game_supply, purchase_cost
 from .steps import update_market
 
 if TYPE_CHECKING:
@@ -117,13 +117,32 @@ def apply(g: Game, a: Action, p: int) -> None:
     assert isinstance(a, Power)
     s = g.s
     _, burn, powered, income = _outcome(g, a, p)
+    possible, forgone, kept = _fewer(g, p, burn, powered, income)
     t = s.tokens[p]
     s.tokens[p] = [t[0] - burn[0], t[1] - burn[1], t[2] - burn[2], t[3] - burn[3]]  # R77: to the supply
     name = g.ctx.names[p]
-    g._event(PlantsRun, name, a.plants, burn, powered)
+    g._event(PlantsRun, name, a.plants, burn, powered, possible, forgone, kept)
     s.money[p] += income
     g._event(Income, name, powered, income)
     s.to_act.pop(0)
+
+
+def _fewer(g: Game, p: int, burn: tuple[int, ...], powered: int, income: int
+           ) -> tuple[int, int, int | None]:
+    """(the most ``p`` could power, R99; the income a run of ``powered`` cities gives up against it;
+    what the tokens it keeps cost on today's market against the cheapest run powering the most, None
+    if the market cannot price them): the log says why a player ran fewer plants."""
+    possible = score(g, p)
+    if powered >= possible:
+        return possible, 0, 0
+    top = g.ctx.edition.payment(possible)
+    kept = None
+    try:
+        spent = purchase_cost(g, burn)
+        kept = min(purchase_cost(g, b) for _, i, b in options(g, p) if i == top) - spent
+    except IllegalAction:
+        pass
+    return possible, top - income, kept
 
 
 def refill(g: Game) -> None:
