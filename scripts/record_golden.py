@@ -1,7 +1,9 @@
 """Record the golden corpus (tests/golden/corpus.json.gz) with the engine installed here.
 
-The corpus was recorded at commit bab14b2. Re-record only with a game-changing fix that a rule
-demands, in its own commit whose message says why:
+The corpus was recorded at commit bab14b2, its bot games with a HeuristicBot or SearchBot seat again
+at 241fe51 (the new heuristic of issue 27; the 220 uniform-random games came out identical).
+Re-record only with a game-changing fix that a rule demands, or a bot that plays differently, in its
+own commit whose message says why:
 
     .venv/bin/python scripts/record_golden.py
 """
