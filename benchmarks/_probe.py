@@ -187,8 +187,16 @@ class Recorder:
 
 
 def task_bots(pg: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """Four HeuristicBots (``HeuristicBot(seed*10+i)``), 4p original; new_game() and play() timed."""
-    from powergrid_nb.bots import HeuristicBot, play
+    """Four HeuristicBots (``HeuristicBot(seed*10+i)``), 4p original; new_game() and play() timed.
+
+    The bots are the heuristic of 10d45e5 on every engine, so that the engines play the same games:
+    the frozen copy (``benchmarks/frozen_bot``) in a tree that has it, else the package's own, which
+    is that heuristic in every commit before it was frozen."""
+    from powergrid_nb.bots import play
+    try:
+        from benchmarks.frozen_bot import OldHeuristicBot as HeuristicBot
+    except ImportError:  # a tree from before the freeze
+        from powergrid_nb.bots import HeuristicBot
 
     def game(seed: int, actions: list[Any]) -> None:
         g = pg.new_game(4, map=MAP, edition="original", seed=seed)

@@ -2,6 +2,11 @@
 """Write the README pictures: a seeded mid-game position drawn by the map and resources views (PNG).
 
     .venv/bin/python scripts/make_readme_images.py [--seed 5] [--out docs/images] [--no-dashboard]
+    .venv/bin/python scripts/make_readme_images.py --analysis     # docs/images/analysis.png only
+
+``--analysis`` draws docs/what-if.md's analysis: the position of its first example (4 players,
+Germany, original, seed 1, HeuristicBots to round 5's auction), ``analyze(g, playouts=200, seed=1)``
+on two processes, its figure. It depends on the bots: redraw it when they change.
 
 PNG export goes through kaleido, which drives the system chromium (``apt-get install -y chromium``;
 never ``kaleido_get_chrome``). The position is deterministic: new_game(seed=...) plus a seeded
@@ -49,12 +54,33 @@ def mid_game(seed: int) -> Game:
     raise SystemExit(f"seed {seed} did not reach a mid-game position; try another --seed")
 
 
+def analysis_image(path: Path) -> int:
+    """docs/what-if.md's first example at full size (200 playouts per candidate), drawn to ``path``."""
+    from powergrid_nb import analyze
+    from powergrid_nb.bots import HeuristicBot, play
+
+    g = new_game(4, seed=1)
+    play(g, [HeuristicBot(seed=k) for k in range(4)], until=lambda h: h.round >= 5 and h.phase == 2)
+    t0 = time.perf_counter()
+    a = analyze(g, playouts=200, seed=1, progress=False, backend="processes", workers=2)
+    print(f"analysis of {g.current_player}'s decision in round {g.round}: {len(a.frame)} candidates, "
+          f"{time.perf_counter() - t0:.0f} s")
+    print(a.suggestion)
+    fig = a.figure()
+    fig.write_image(path, width=WIDTH, height=int(fig.layout.height or 560), scale=1)
+    print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
     ap.add_argument("--no-dashboard", action="store_true", help="skip docs/images/dashboard.png")
+    ap.add_argument("--analysis", action="store_true", help="only docs/images/analysis.png (docs/what-if.md)")
     a = ap.parse_args()
+    if a.analysis:
+        return analysis_image(a.out / "analysis.png")
 
     g = mid_game(a.seed)
     print(f"position: {g!r}")

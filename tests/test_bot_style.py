@@ -8,6 +8,7 @@ import pytest
 
 from powergrid_nb import new_game
 from powergrid_nb.bots import BOTS, STYLES, BotStyle, HeuristicBot, SearchBot, make_bot, play
+from powergrid_nb.bots.valuation import Valuation, worth
 from powergrid_nb.play.simulation import simulate, sweep
 
 SPEC = {"players": 4, "map": "germany", "edition": "original"}
@@ -87,6 +88,27 @@ def test_a_premium_never_lowers_a_limit_and_a_bigger_reserve_never_raises_one() 
         g, g.current_player) for g in positions), "the premium changes some limit"
     assert any(HeuristicBot(0, reserve=4).limits(g, g.current_player) != HeuristicBot(0).limits(
         g, g.current_player) for g in positions), "the reserve changes some limit"
+
+
+def test_waiting_for_the_future_market_never_raises_a_limit() -> None:
+    positions = auction_positions(range(6))
+    changed = 0
+    for g in positions:
+        p = g.current_player
+        patient = HeuristicBot(0, waiting=1.0).limits(g, p)
+        base = HeuristicBot(0, waiting=0.0).limits(g, p)
+        assert all(patient[x] <= base[x] for x in base), (g.round, p)
+        changed += patient != base
+    assert changed, "waiting changes some limit"
+
+
+def test_a_plants_worth_is_its_gain_less_the_larger_alternative() -> None:
+    """worth = gain - max(alternative x the best other plant's surplus, the value of waiting)."""
+    v = Valuation({5: 30.0, 7: 25.0, 9: 12.0}, {}, {5: 25.0, 7: 18.0, 9: 3.0}, 50, None,
+                  alternative=0.5, later=10.0)
+    assert worth(v, 5) == 30.0 - max(0.5 * 18.0, 10.0)   # its best alternative: plant 7
+    assert worth(v, 7) == 25.0 - max(0.5 * 25.0, 10.0)   # the best other plant: 5
+    assert worth(v, 9) == 12.0 - max(0.5 * 25.0, 10.0)
 
 
 def test_the_presets_play_whole_games_to_the_end() -> None:

@@ -185,14 +185,15 @@ GAMES = {
     "recharged-4p-starting-cities": (dict(players=["You", "Bo", "Cy", "Di"], edition="recharged", seed=11,
                                           starting_cities=True), ["You"]),
 }
-CHECK = 0.03  # the share of bot moves and human turns compared with a fresh build (~10-20 a game)
+CHECK = 0.03  # the share of bot moves and human turns compared with a fresh build (~10-20 a game;
+# twice that in a 2-player game, which has fewer moves)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_after_clicks_and_bot_moves_a_whole_game_shows_what_a_fresh_build_shows(name):
     setup, humans = GAMES[name]
     g = new_game(**setup)
-    checks = play_checked(g, humans, seed=len(name), check=CHECK)
+    checks = play_checked(g, humans, seed=len(name), check=CHECK * (2 if len(g.players) == 2 else 1))
     assert g.is_over and checks >= 5
 
 
@@ -200,5 +201,5 @@ def test_with_two_humans_the_views_follow_the_human_to_act():
     """Two seats played here: the map's build costs and the resources view follow whichever of them is
     to act, and show no one while the bot plays (``Table.viewer``). The first two rounds."""
     g = new_game(["You", "Bo", "Cy"], seed=7)
-    checks = play_checked(g, ["You", "Cy"], seed=2, check=0.08, rounds=2)
+    checks = play_checked(g, ["You", "Cy"], seed=2, check=0.15, rounds=2)
     assert g.round > 2 and checks >= 10

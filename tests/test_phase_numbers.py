@@ -76,8 +76,15 @@ def test_replaying_a_saved_game_writes_the_bytes_saved_before_the_enum(path: Pat
         if isinstance(e, Decision):
             g.apply(e.action)
     g.save(tmp_path / "replayed.json")
-    assert (tmp_path / "replayed.json").read_bytes() == path.read_bytes()
-    assert json.dumps(game_to_dict(g)) == json.dumps(game_to_dict(load(path)))
+    # these files predate the explanation of a run below the most possible (PlantsRun's possible,
+    # forgone, kept: trailing values a replay now writes): compare without them
+    replayed = json.loads((tmp_path / "replayed.json").read_text(encoding="utf-8"))
+    explained = sum(len(r) > 8 for r in replayed["history"] if r[0] == "powered")
+    replayed["history"] = [r[:8] if r[0] == "powered" else r for r in replayed["history"]]
+    assert replayed == json.loads(path.read_text(encoding="utf-8"))
+    if not explained:
+        assert (tmp_path / "replayed.json").read_bytes() == path.read_bytes()
+    assert json.dumps(game_to_dict(g)["state"]) == json.dumps(game_to_dict(load(path))["state"])
 
 
 def test_the_history_frame_keeps_the_phase_an_integer_column() -> None:

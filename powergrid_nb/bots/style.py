@@ -25,9 +25,13 @@ class BotStyle:
     ``horizon``: rounds of income a plant is valued over. ``growth``: cities the company expects to add
     per round (one more from Step 2). ``slack``: cities it builds beyond what its fuelled plants power,
     when money allows. ``alternative``: the share of the best other plant's surplus (its value less its
-    minimum bid) a bid gives up, as the price of not waiting for that plant. ``premium``: the share above
+    minimum bid) a bid gives up, as the price of not buying that one instead. ``premium``: the share above
     its valuation the company still bids (risk appetite; below 0 it bids under its valuation).
     ``reserve``: cities' worth of fuel and building it keeps after an auction (one in round 1).
+    ``waiting``: the share of the best future-market plant's surplus (its value less its number) a bid
+    gives up, as the price of not waiting for it; a bid gives up the larger of the two alternatives.
+    ``city_cost``: the share of the cost of the cities a plant needs (to power what it adds, up to the
+    cities the company expects) that the plant's value bears, spread over the rounds left.
     """
 
     horizon: int = 3
@@ -37,6 +41,7 @@ class BotStyle:
     premium: float = 0.0
     reserve: int = 2
     waiting: float = 0.5
+    city_cost: float = 0.0
 
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():
@@ -58,7 +63,8 @@ class BotStyle:
 # the range of each field: wide enough for a sweep, narrow enough that no value stalls or breaks a bot
 BOUNDS: dict[str, tuple[float, float]] = {
     "horizon": (1, 12), "growth": (0, 6), "slack": (0, 6), "alternative": (0.0, 1.0), "premium": (-0.5, 1.0),
-    "reserve": (0, 6), "waiting": (0.0, 1.0)}
+    "reserve": (0, 6), "waiting": (0.0, 1.0),
+    "city_cost": (0.0, 1.0)}
 WHOLE = frozenset({"horizon", "growth", "slack", "reserve"})
 
 STYLES: Mapping[str, BotStyle] = {

@@ -1,8 +1,10 @@
 """What plants are worth to the heuristic bots: income over a few rounds, the money to keep, bid limits.
 
 A plant's gain is the income (payment table minus fuel at today's prices, :mod:`.fuel`) it adds over the
-next ``horizon`` bureaucracies; its limit is that gain less half the best alternative's surplus, capped
-by the money left after fuel and a city or two (:meth:`PlantValues.reserve`).
+next ``horizon`` bureaucracies; its worth is that gain less what buying it gives up (:func:`worth`: the
+best other plant's surplus, or waiting for a future-market plant, shares set by the
+:class:`~powergrid_nb.bots.style.BotStyle`); its limit is the worth capped by the money left after fuel
+and a city or two (:meth:`PlantValues.reserve`).
 """
 
 from __future__ import annotations
@@ -203,13 +205,12 @@ class PlantValues:
 
     def _gains(self, g: Game, player: str, own: tuple[int, ...]
                ) -> tuple[dict[int, float], dict[int, tuple[tuple[int, ...], ...]]]:
-        """(Income each current-market plant adds over the horizon, replacing the worst at the limit;
-        the keep sets of each plant). Near the end (someone within 4 cities of it) capacity also wins
-        the race: a plant that lifts the player above every rival's capacity is worth half its money
-        on top (a tie a quarter)."""
-        unit, traj = unit_prices(g), self._trajectory(g, player)
-        known = self._incomes(g, traj, unit)
-        base = known[own]
+        """(What each current-market plant adds over the horizon, replacing the worst at the limit:
+        :meth:`net_incomes`; the keep sets of each plant). Near the end (someone within 4 cities of
+        it) capacity also wins the race: a plant that lifts the player above every rival's capacity is
+        worth half its money on top (a tie a quarter)."""
+        net = self.net_incomes(g, player)
+        base = net(own)
         players = g.players
         race = 0.0
         if g.largest_network() >= g.end_cities - 4:
@@ -219,12 +220,7 @@ class PlantValues:
         if not race:  # race * (win - now) adds an exact 0.0 to incomes that are never -0.0: no rival needed
             for x in g.current_market():
                 keep = sets[x] = kept_plants(own, limit, x)
-                top = None
-                for k in keep:  # max() of the incomes, without a list
-                    v = known[k]
-                    if top is None or v > top:
-                        top = v
-                gains[x] = top - base
+                gains[x] = max(map(net, keep)) - base
             return gains, sets
         top = g.max_cities
         rival = max(min(production(g.plants_in_order(q)), top) for q in players if q != player)
@@ -233,17 +229,42 @@ class PlantValues:
             mine = min(production(plants), top)
             return 1.0 if mine > rival else 0.5 if mine == rival else 0.0
 
-        memo = self._memo
         now = win(own)
         for x in g.current_market():
-            key = ("gain", x, own, limit, traj, unit, race, rival, top)  # every input of the value
-            hit = memo.get(key)
-            if hit is None:
-                keep = kept_plants(own, limit, x)
-                hit = memo[key] = (max(self.income(g, k, traj, unit) + race * (win(k) - now) for k in keep)
-                                   - base, keep)
-            gains[x], sets[x] = hit
+            keep = sets[x] = kept_plants(own, limit, x)
+            gains[x] = max(net(k) + race * (win(k) - now) for k in keep) - base
         return gains, sets
+
+    def net_incomes(self, g: Game, player: str) -> Any:
+        """plants -> the income they earn over the horizon (the best run each round, fuel at today's
+        prices, on the cities of :meth:`trajectory` they can power) less ``style.city_cost`` times what
+        the cities they need cost to build: the cheapest ones by greedy pricing, up to the trajectory's
+        last count or the plants' capacity, beyond the cities owned (memoised for the position)."""
+        unit, traj = unit_prices(g), self._trajectory(g, player)
+        key = ("net", player, traj, unit, g.house_total(), g.step)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        known = self._incomes(g, traj, unit)
+        have, last, top = g.city_count(player), traj[-1], g.max_cities
+        # a city earns until the game ends: the horizon bears its share of the cost, horizon rounds of
+        # the rounds left (the cities still to build to the end, at the expected growth a round)
+        grow = max(1, self.growth + (g.step > 1))
+        left = max(len(traj), -(-(g.end_cities - g.largest_network()) // grow))
+        share = self.style.city_cost * len(traj) / left
+        costs: dict[int, float] = {}
+
+        def net(plants: tuple[int, ...]) -> float:
+            if not share:
+                return known[plants]
+            need = min(production(plants), top, last) - have
+            cost = costs.get(need)
+            if cost is None:
+                cost = costs[need] = share * self.build_estimate(g, player, need)
+            return known[plants] - cost
+
+        self._memo[key] = net
+        return net
 
     def fuel(self, g: Game, plants: Sequence[int], held: Sequence[int], target: int, market: tuple
              ) -> tuple[int, tuple[int, int, int, int]] | None:
@@ -291,13 +312,13 @@ class PlantValues:
     def later_surplus(self, g: Game, player: str, own: tuple[int, ...]) -> float:
         """The best surplus of a future-market plant (R30: it comes on sale later, for at least its
         number): the income it adds over the horizon less its number; 0 if none adds more."""
-        known = self._incomes(g, self._trajectory(g, player), unit_prices(g))
-        base, limit = known[own], g.plant_limit
+        net = self.net_incomes(g, player)
+        base, limit = net(own), g.plant_limit
         best = 0.0
         for y in g.future_market():
             if y not in CITIES:  # the Step 3 card (R38)
                 continue
-            gain = max(known[k] for k in kept_plants(own, limit, y)) - base
+            gain = max(map(net, kept_plants(own, limit, y))) - base
             if gain - y > best:
                 best = gain - y
         return best

@@ -6,7 +6,7 @@ records them as plain tuples while it plays (cheap); :attr:`Game.history` hands 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 from .actions import Action, Bid, Build, BuyResources, Discard, Done, MarkCity, Open, Pass, Power
@@ -81,9 +81,13 @@ class Event:
 
     def to_row(self) -> list[Any]:
         """The compact save-file form: ``[kind, round, phase, step, *fields]`` in field order; a
-        decision's action as its text (``"Ada: bid 15"``)."""
+        decision's action as its text (``"Ada: bid 15"``). Trailing fields at their defaults are left
+        out (fields added later: older files, without them, read the same)."""
         out: list[Any] = [self.kind]
-        for f in fields(self):
+        spec = fields(self)
+        while spec and spec[-1].default is not MISSING and getattr(self, spec[-1].name) == spec[-1].default:
+            spec = spec[:-1]
+        for f in spec:
             v = getattr(self, f.name)
             if isinstance(v, Action):
                 v = str(v)
@@ -101,10 +105,12 @@ class Event:
             raise ValueError(f"not an event: {row!r}")
         cls = EVENT_TYPES[row[0]]
         names = [f.name for f in fields(cls)]
-        if len(row) != len(names) + 1:
-            raise ValueError(f"a {row[0]!r} event has {len(names)} values ({', '.join(names)}): {row!r}")
+        required = sum(f.default is MISSING for f in fields(cls))
+        if not required < len(row) <= len(names) + 1:
+            many = f"{len(names)}" if required == len(names) else f"{required} to {len(names)}"
+            raise ValueError(f"a {row[0]!r} event has {many} values ({', '.join(names)}): {row!r}")
         values = []
-        for name, v in zip(names, row[1:], strict=True):
+        for name, v in zip(names, row[1:], strict=False):
             if name == "action":
                 v = Action.parse(v)
             elif isinstance(v, list):
@@ -119,7 +125,7 @@ class Event:
             cls = EVENT_TYPES[d["kind"]]
             values = []
             for f in fields(cls):
-                v = d[f.name]
+                v = d[f.name] if f.default is MISSING or f.name in d else f.default
                 if f.name == "action":
                     v = Action.from_dict(v)
                 elif isinstance(v, list):

@@ -128,13 +128,14 @@ def apply(g: Game, a: Action, p: int) -> None:
 
 
 def _fewer(g: Game, p: int, burn: tuple[int, ...], powered: int, income: int
-           ) -> tuple[int, int, int | None]:
-    """(the most ``p`` could power, R99; the income a run of ``powered`` cities gives up against it;
-    what the tokens it keeps cost on today's market against the cheapest run powering the most, None
-    if the market cannot price them): the log says why a player ran fewer plants."""
+           ) -> tuple[int | None, int, int | None]:
+    """For a run of ``powered`` cities below the most ``p`` could power (R99): (that most; the income
+    given up; what the tokens kept cost on today's market against the cheapest run powering the most,
+    None if the market cannot price them): the log says why a player ran fewer plants. (None, 0,
+    None) for a run at the most: nothing to explain, and nothing more in the save file."""
     possible = score(g, p)
     if powered >= possible:
-        return possible, 0, 0
+        return None, 0, None
     top = g.ctx.edition.payment(possible)
     kept = None
     try:
