@@ -91,6 +91,9 @@ ENTRIES: dict[str, Factory] = {
     "heuristic-10d45e5": OldHeuristicBot,  # the heuristic before issue 27, frozen (benchmarks/frozen_bot)
     "search-2": functools.partial(SearchBot, rollouts=2),
     "search-4": functools.partial(SearchBot, rollouts=4),
+    # by time: the issue's budget (1 s a key decision on one core) and a quarter of it
+    "search-0.25s": functools.partial(SearchBot, think_time=0.25),
+    "search-1s": functools.partial(SearchBot, think_time=1.0),
 }
 DEFAULT_BOTS = "random,heuristic,search-2"
 DEFAULT_GAMES = 12  # seeds per pair: 48 games each; a few minutes on 2 workers (docs/benchmarks.md)

@@ -5,6 +5,8 @@ The long property run (thousands of games) and the measured strength bars are in
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from powergrid_nb import Bid, Build, Discard, Done, Game, Open, Power, new_game
@@ -344,7 +346,28 @@ def test_search_takes_the_best_scored_line():
     target = max(opens, key=lambda a: a.plant)
     bot = _Scripted(lambda line: 1.0 if line[0] == target else 0.5)
     assert bot.choose(g.for_player(me, 1)) == target
-    assert bot.simulations == 3 * len(lines) and bot.searched == 1
+    # sequential halving: every line played at least once, about rollouts x lines in all
+    assert len(lines) <= bot.simulations <= 3 * len(lines) + len(lines) and bot.searched == 1
+
+
+def test_search_halving_gives_the_better_candidates_more_playouts():
+    """Sequential halving: after each round the worse half is dropped; the best is played most."""
+    g = at(phase=2)
+    me = g.current_player
+    played: dict = {}
+
+    class Counting(_Scripted):
+        def rollout(self, h, me, line):
+            played[line] = played.get(line, 0) + 1
+            return super().rollout(h, me, line)
+
+    lines = SearchBot(0).auction_lines(g, me)
+    assert len(lines) >= 3
+    score = {line: i / len(lines) for i, line in enumerate(lines)}  # the last line is the best
+    bot = Counting(lambda line: score[line])
+    bot.rollouts = 8
+    bot.choose(g.for_player(me, 1))
+    assert played[lines[-1]] == max(played.values()) > min(played.values()) == played[lines[0]]
 
 
 def test_search_build_plan_is_followed_city_by_city():
@@ -364,7 +387,12 @@ def test_search_think_time_plays_at_least_one_rollout_per_line():
     lines = bot.auction_lines(g.for_player(me, 0), me)
     a = bot.choose(g.for_player(me, 0))
     assert a in g.legal_actions()
-    assert bot.simulations == (len(lines) if len(lines) > 1 else 0)
+    # one re-deal in each halving round, for the candidates still in it: k + ceil(k/2) + ...
+    k, expected = len(lines), 0
+    for _ in range(max(1, math.ceil(math.log2(k)))):
+        expected += k
+        k = (k + 1) // 2
+    assert bot.simulations == (expected if len(lines) > 1 else 0)
 
 
 def test_greedy_estimate_prices_like_the_engine():

@@ -1,13 +1,19 @@
-"""SearchBot: Monte-Carlo rollouts over re-dealt hidden cards, with HeuristicBot as the rollout policy.
+"""SearchBot: determinised Monte-Carlo search over re-dealt hidden cards, with HeuristicBot as rollout policy.
 
 Only the decisions that shape a game are searched: which plant to open (or to pass), whether to raise a
 contested bid, and how many cities to build. Everything else (fuel, the single steps of a planned build,
-power, discards, start cities) is the heuristic's. Each candidate is scored on the same re-deals (common
-random numbers), so the comparison between candidates is much sharper than the raw win rates.
+power, discards, start cities) is the heuristic's. Each re-deal is one determinisation of what the
+player cannot see (:meth:`Game.for_player`); the candidates still in the race are each played out on
+it (common random numbers: they face the same cards, so their comparison is much sharper than the raw
+win rates). The budget goes by *sequential halving* (Karnin, Koren and Somekh 2013): in each of
+ceil(log2 k) rounds the candidates left share an equal part of it, and the worse half is dropped, so
+the good candidates get most of the playouts. The candidate plants widen with the budget (progressive
+widening): about sqrt(playouts / 4) of the heuristic's best plants, at least ``plants``.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING
 
@@ -29,13 +35,14 @@ Line = tuple[Action, ...]  # a candidate: the decisions applied before the rollo
 
 
 class SearchBot(Bot):
-    """Flat Monte-Carlo search at key decisions (the rest is :class:`HeuristicBot`'s).
+    """Determinised Monte-Carlo search at key decisions (the rest is :class:`HeuristicBot`'s).
 
-    ``rollouts``: re-deals per key decision, each candidate played out once on each (the budget);
-    ``think_time``: seconds per key decision instead (at least one re-deal; results then depend on the
-    machine's speed); ``horizon``: rounds played out beyond the current one before the position is
-    scored (None: to the end of the game, scored by :meth:`Game.returns` plus a small margin term);
-    ``plants``: how many of the heuristic's best plants are candidates for opening;
+    ``rollouts``: the budget, in playouts per candidate on average (k candidates: ``rollouts * k``
+    playouts, shared out by sequential halving); ``think_time``: seconds per key decision instead (at
+    least one re-deal in each halving round; results then depend on the machine's speed);
+    ``horizon``: rounds played out beyond the current one before the position is scored (None: to the
+    end of the game, scored by :meth:`Game.returns` plus a small margin term); ``plants``: at least
+    this many of the heuristic's best plants are candidates for opening (more as the budget grows);
     ``bid_window``: a bid is searched when it is within this much of the heuristic's limit;
     ``style``: the :class:`~powergrid_nb.bots.style.BotStyle` of the heuristic it follows and plays out.
     """
@@ -51,6 +58,7 @@ class SearchBot(Bot):
         self.heuristic = HeuristicBot(seed, style=style)
         self.searched = 0        # key decisions searched so far
         self.simulations = 0     # rollouts played so far
+        self._rollout_s = 0.02   # a running mean of a rollout's seconds (to widen a think_time search)
         self._build: dict[tuple, tuple[list[Build], tuple | None]] = {}
 
     def __repr__(self) -> str:
@@ -85,7 +93,7 @@ class SearchBot(Bot):
             return [(own,), (Bid(me, high + 1),) if isinstance(own, Pass) else (Pass(me),)]
         lines: list[Line] = [(own,)]
         ranked = sorted(limits, key=lambda x: (limits[x] - g.min_bid(x), -x), reverse=True)
-        for x in ranked[:self.plants]:
+        for x in ranked[:self.widened(self.plants)]:
             a = Open(me, x, g.min_bid(x))
             if g.min_bid(x) <= money and (a,) not in lines:
                 lines.append((a,))
@@ -141,23 +149,47 @@ class SearchBot(Bot):
         return lines or [(Done(me),)]
 
     # --- the search ------------------------------------------------------------------------------------
+    def budget(self) -> float:
+        """Playouts one key decision can expect: ``rollouts`` per candidate of an average decision (4),
+        or what ``think_time`` buys at the rollouts' measured speed."""
+        if self.think_time is not None:
+            return self.think_time / self._rollout_s
+        return 4 * self.rollouts
+
+    def widened(self, least: int) -> int:
+        """Progressive widening: candidate plants for a budget of :meth:`budget` playouts."""
+        return max(least, math.isqrt(int(self.budget() / 4)))
+
     def search(self, g: Game, me: str, lines: list[Line]) -> Line:
-        """The candidate with the best mean outcome over re-deals (ties: the earlier, the heuristic's)."""
+        """The candidate with the best mean outcome after sequential halving over re-deals (ties: the
+        earlier, the heuristic's)."""
         self.searched += 1
-        totals = [0.0] * len(lines)
+        k = len(lines)
+        halvings = max(1, math.ceil(math.log2(k)))
+        totals, counts = [0.0] * k, [0] * k
+        alive = list(range(k))
         start = time.perf_counter()
-        n = 0
-        while True:
-            world = g.for_player(me, seed=self.rng.randrange(2**32))
-            for i, line in enumerate(lines):
-                totals[i] += self.rollout(world.copy(), me, line)
-            n += 1
-            if self.think_time is not None:
-                if time.perf_counter() - start >= self.think_time:
+        for r in range(halvings):
+            deadline = start + self.think_time * (r + 1) / halvings if self.think_time is not None else None
+            deals = max(1, self.rollouts * k // (halvings * len(alive)))  # this round's share, per candidate
+            n = 0
+            while True:
+                world = g.for_player(me, seed=self.rng.randrange(2**32))
+                for i in alive:
+                    t = time.perf_counter()
+                    totals[i] += self.rollout(world.copy(), me, lines[i])
+                    counts[i] += 1
+                    self._rollout_s += 0.05 * (time.perf_counter() - t - self._rollout_s)
+                n += 1
+                if deadline is not None:
+                    if time.perf_counter() >= deadline:
+                        break
+                elif n >= deals:
                     break
-            elif n >= self.rollouts:
-                break
-        best = max(range(len(lines)), key=lambda i: (totals[i], -i))
+            if len(alive) > 1:
+                alive.sort(key=lambda i: (totals[i] / counts[i], -i), reverse=True)
+                alive = sorted(alive[:(len(alive) + 1) // 2])
+        best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
         return lines[best]
 
     def rollout(self, h: Game, me: str, line: Line) -> float:
