@@ -1,7 +1,8 @@
 """Record the golden corpus (tests/golden/corpus.json.gz) with the engine installed here.
 
 The corpus was recorded at commit bab14b2, its bot games with a HeuristicBot or SearchBot seat again
-at 241fe51 (the new heuristic of issue 27; the 220 uniform-random games came out identical).
+at 241fe51 (the new heuristic of issue 27; the 220 uniform-random games came out identical), the 11
+with a SearchBot seat again for its sequential-halving search.
 Re-record only with a game-changing fix that a rule demands, or a bot that plays differently, in its
 own commit whose message says why:
 

@@ -1,6 +1,7 @@
 """The golden corpus: seeded games recorded from the engine at commit bab14b2 (the uniform-random
 games); the bot games with a HeuristicBot or SearchBot seat were re-recorded at 241fe51, whose new
-heuristic plays differently (issue 27), the engine unchanged.
+heuristic plays differently (issue 27), and those with a SearchBot again for its new search, the
+engine unchanged.
 
 Each game stores its set-up, the text of every action and a digest of the position after each action
 (money, plants, tokens and cities of every participant, both plant markets, the resource market, step,
