@@ -241,11 +241,13 @@ class PlantValues:
         the cities they need cost to build: the cheapest ones by greedy pricing, up to the trajectory's
         last count or the plants' capacity, beyond the cities owned (memoised for the position)."""
         unit, traj = unit_prices(g), self._trajectory(g, player)
+        known = self._incomes(g, traj, unit)
+        if not self.style.city_cost:
+            return known.__getitem__  # the incomes alone (the default company)
         key = ("net", player, traj, unit, g.house_total(), g.step)
         hit = self._memo.get(key)
         if hit is not None:
             return hit
-        known = self._incomes(g, traj, unit)
         have, last, top = g.city_count(player), traj[-1], g.max_cities
         # a city earns until the game ends: the horizon bears its share of the cost, horizon rounds of
         # the rounds left (the cities still to build to the end, at the expected growth a round)
@@ -255,8 +257,6 @@ class PlantValues:
         costs: dict[int, float] = {}
 
         def net(plants: tuple[int, ...]) -> float:
-            if not share:
-                return known[plants]
             need = min(production(plants), top, last) - have
             cost = costs.get(need)
             if cost is None:
