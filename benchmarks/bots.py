@@ -116,7 +116,10 @@ def speed(args: argparse.Namespace) -> None:
             cpu[name] += time.process_time() - c
             rounds[name] += g.round
             decisions[name] += len(g.actions)
-    print(f"Self-play speed, 4p Germany original, one core, {args.selfplay} games each, side by side:")
+    from powergrid_nb import accel
+    print(f"Self-play speed, 4p Germany original, one core, {args.selfplay} games each, side by side "
+          f"({accel.status()['engine']} engine; the frozen bot is pure Python, so compare with "
+          f"POWERGRID_NB_ACCEL=0):")
     for name in kinds:
         n = args.selfplay
         print(f"  {name:<20} {n / wall[name]:6.1f} games/s ({n / cpu[name]:.1f} per CPU second; "

@@ -46,6 +46,17 @@ NOT_RUN = {
     ("benchmarks.md", ".venv/bin/python benchmarks/ladder.py --bots heuristic:cautious,heuristic,"
                       "heuristic:aggressive --games 250 --workers 2 --quiet"):
         "a measurement: 2,000 games on two workers (tests/test_ladder.py runs the ladder small)",
+    ("benchmarks.md", "POWERGRID_NB_ACCEL=0 .venv/bin/python benchmarks/ladder.py --bots random,"
+                      "heuristic-10d45e5,heuristic,search-0.25s --workers 2"):
+        "a measurement: 144 games, 4 minutes on two workers (tests/test_ladder.py runs the ladder small)",
+    ("benchmarks.md", ".venv/bin/python benchmarks/ladder.py --bots heuristic,search-1s --games 12 "
+                      "--workers 2"):
+        "a measurement: 48 games at a second a key decision, 13 minutes on two workers",
+    ("benchmarks.md", "POWERGRID_NB_ACCEL=0 .venv/bin/python benchmarks/ladder.py --bots heuristic:cautious,"
+                      "heuristic,heuristic:aggressive --games 250 --workers 2 --quiet"):
+        "a measurement: 2,000 games on two workers (tests/test_ladder.py runs the ladder small)",
+    ("benchmarks.md", ".venv/bin/python benchmarks/bots.py --search-games 0 --quiet"):
+        "a measurement: about 3,400 games; tests/test_bots_sound.py checks the same properties on fewer",
 }
 
 
