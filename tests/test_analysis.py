@@ -110,6 +110,44 @@ def test_bureaucracy_candidates_are_the_ways_to_run_plants_most_first() -> None:
     assert len(cs[0].actions[0].plants) == max(len(a.plants) for a in powers)
 
 
+def test_a_run_below_the_most_is_explained_with_the_suggestion_R99() -> None:
+    """The note of a run powering fewer cities than possible is the engine's reason (as in the log);
+    the suggestion repeats it when that run is the best."""
+    g = mid_game(5)
+    me = g.current_player
+    runs = [a for a in g.legal_actions() if isinstance(a, Power)]
+    most = max(g.power_outcome(me, a.plants, a.hybrid_coal).powered for a in runs)
+    least = min(runs, key=lambda a: (g.power_outcome(me, a.plants, a.hybrid_coal).powered, a.plants))
+    out = g.power_outcome(me, least.plants, least.hybrid_coal)
+    assert out.powered < most
+    a = analyze(g, candidates=[least], **QUICK)
+    label = a.candidates[0].label
+    assert out.fewer.startswith(f"not the {most} possible: ")
+    assert a.notes[label] == f"it powers {out.powered}, {out.fewer}"
+    assert a.suggestion.endswith(f". {label.capitalize()}: {a.notes[label]}")
+    full = analyze(g, **QUICK)
+    for c in full.candidates:
+        said = g.power_outcome(me, c.actions[0].plants, c.actions[0].hybrid_coal)
+        assert (full.notes[c.label] == "") == (said.powered == most)
+    assert (full.notes[full.best.label] in full.suggestion) or not full.notes[full.best.label]
+
+
+def test_a_playout_past_its_deadline_is_dropped_and_not_counted() -> None:
+    """A time budget holds inside a playout too, so slow bots (search) keep to it: a playout still
+    running at the deadline gives no result, and the analysis counts only finished ones."""
+    import time
+
+    from powergrid_nb.play.analysis.playout import PlayoutJob, play_candidate
+
+    g = mid_game(2)
+    c = default_candidates(g, g.current_player)[0]
+    job = PlayoutJob(g.copy(), g.current_player, c, ("heuristic",) * 4, ("heuristic",) * 4, time.time() - 1)
+    assert play_candidate(job, seed=3).rows == []
+    assert play_candidate(job._replace(deadline=None), seed=3).rows
+    a = analyze(g, bots="search", playouts=50, seed=1, progress=False, time_budget=0.5, max_candidates=2)
+    assert a.partial and a.stopped_by == "time budget" and a.playouts < 50
+
+
 def test_a_bid_limit_raises_by_one_until_reached_then_passes() -> None:
     g = mid_game(2)
     me = g.current_player
@@ -194,6 +232,8 @@ def test_a_time_budget_returns_what_it_has_marked_partial(monkeypatch: pytest.Mo
     ticks = iter(range(1_000_000))  # a clock that moves 0.1 s per reading, whatever the machine's load
 
     class Clock:
+        time = staticmethod(analyze_module.time.time)  # the playouts' deadline: the real clock
+
         @staticmethod
         def perf_counter() -> float:
             return next(ticks) / 10

@@ -4,6 +4,7 @@ is Ada, and the other seats are random bots or, where a test drives several play
 
 from __future__ import annotations
 
+import html
 import re
 
 import _helpers_phases as phases
@@ -544,6 +545,14 @@ def test_the_outcome_shown_is_the_engines_power_outcome_R74_R76():
     assert f"income <b>{out.income}</b>" in one(t, "pg-outcome").value
     cities = "city" if out.powered == 1 else "cities"
     assert one(t, "pg-power").description == f"Power {out.powered} {cities} (+{out.income})"
+
+
+def test_a_run_below_the_most_says_why_as_the_log_will_R99():
+    t = _powering()
+    assert not has(t, "pg-fewer")  # the best run is ticked to begin with
+    one(t, "pg-run-13").value = False
+    out = t.game.power_outcome(ADA, [4, 5], one(t, "pg-hybrid-coal").value)
+    assert out.fewer and f"{out.powered} powered, {html.escape(out.fewer)}." in one(t, "pg-fewer").value
 
 
 def test_unticking_every_plant_still_earns_the_base_income_R76():

@@ -92,6 +92,22 @@ def test_R75_may_power_fewer_cities():
     assert g.tokens_of("Ada")["coal"] == 5
 
 
+def test_R75_R99_the_outcome_of_a_smaller_run_says_why_as_the_log_does():
+    """A run below the most the player could power (R99) states that most, the income given up and
+    the market price of the tokens kept, in the words the log then uses; a run at the most says nothing."""
+    g = scenario(4, phase=5, resources=(17, 18, 6, 2),
+                 who={"Ada": {"plants": [4, 8], "tokens": (7, 0, 0, 0), "cities": CITIES[:3]}})
+    most = g.power_outcome("Ada", [4, 8])
+    assert (most.powered, most.possible, most.fewer) == (3, None, "")
+    out = g.power_outcome("Ada", [4])
+    assert (out.powered, out.possible, out.forgone) == (1, 3, PAYMENT[3] - PAYMENT[1])
+    assert out.kept == g.market_cost(coal=5) - g.market_cost(coal=2)  # the 3 coal plant 8 would burn
+    assert out.fewer == (f"not the 3 possible: {out.forgone} Elektro less income for {out.kept} Elektro "
+                         "of tokens kept (at today's market prices)")
+    g.apply(Power("Ada", [4]))
+    assert events(g, "powered")[-1].text().endswith(f"and powers 1 city, {out.fewer}.")
+
+
 def test_R76_income_zero_cities_10():
     """R76: a player who powers no city still receives 10 E."""
     g = scenario(4, phase=5, resources=(22, 18, 6, 2),

@@ -308,6 +308,17 @@ class HouseBuilt(Event):
         return f"{self.player} builds in {self.city} for {self.cost} Elektro."
 
 
+def fewer_text(powered: int, possible: int | None, forgone: int, kept: int | None) -> str:
+    """Why a run powers fewer cities than the most possible (R99), in words: "not the 3 possible: 11
+    Elektro less income for 12 Elektro of tokens kept (at today's market prices)"; "" at the most."""
+    if possible is None or possible <= powered:
+        return ""
+    why = f"{forgone} Elektro less income"
+    if kept:
+        why += f" for {kept} Elektro of tokens kept (at today's market prices)"
+    return f"not the {possible} possible: {why}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlantsRun(Event):
     """A player runs ``plants``, burning ``burnt`` tokens, and powers ``powered`` cities (R72-R77)."""
@@ -325,12 +336,8 @@ class PlantsRun(Event):
         burn = "" if not any(self.burnt) else f", burning {tokens_text(self.burnt)},"
         cities = "city" if self.powered == 1 else "cities"
         out = f"{self.player} runs {_plants_text(self.plants)}{burn} and powers {self.powered} {cities}"
-        if self.possible is None or self.possible <= self.powered:
-            return out + "."
-        why = f"{self.forgone} Elektro less income"
-        if self.kept:
-            why += f" for {self.kept} Elektro of tokens kept (at today's market prices)"
-        return f"{out}, not the {self.possible} possible: {why}."
+        why = fewer_text(self.powered, self.possible, self.forgone, self.kept)
+        return f"{out}, {why}." if why else out + "."
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from powergrid_nb.engine.actions import Power
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.gamelog import count
 
-from ._widgets import ERROR, PhasePanel, esc, note
+from ._widgets import ERROR, INFO, PhasePanel, esc, note
 from .auction import plant_caption
 from .rules import error_html
 
@@ -72,6 +72,8 @@ class PowerPanel(PhasePanel):
         owned = count(len(g.cities_of(player)), "city", "cities")
         kids.append(ui.label(f"Powers <b>{out.powered}</b> of {owned} → income "
                           f"<b>{out.income}</b> Elektro (R76); burns {esc(burn)}", "pg-outcome"))
+        if out.fewer:
+            kids.append(ui.label(note(f"{out.powered} powered, {esc(out.fewer)}.", INFO), "pg-fewer"))
         action = Power(player, sorted(self.chosen), self.coal if mixes else None)
         kids.append(ui.button(f"Power {count(out.powered, 'city', 'cities')} (+{out.income})", "pg-power",
                            lambda: self.table.submit(action), style="success"))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from powergrid_nb.engine.actions import Action, Power
 from powergrid_nb.engine.errors import IllegalAction
-from powergrid_nb.engine.events import Income, PlantsRun, Refill, tokens_text
+from powergrid_nb.engine.events import Income, PlantsRun, Refill, fewer_text, tokens_text
 from powergrid_nb.engine.gamelog import verb
 from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import (
@@ -56,19 +56,31 @@ def legal(g: Game, p: int) -> list[Action]:
 
 
 class PowerOutcome(NamedTuple):
-    """What running a set of plants would do (R72-R77): cities powered, income, tokens burnt."""
+    """What running a set of plants would do (R72-R77): cities powered, income, tokens burnt; and for
+    a run below the most the player could power (R99), that most (``possible``), the income given up
+    (``forgone``) and what the tokens kept are worth on today's market (``kept``), as the log says."""
 
     plants: tuple[int, ...]
     hybrid_coal: int
     burn: dict[str, int]
     powered: int
     income: int
+    possible: int | None = None
+    forgone: int = 0
+    kept: int | None = None
+
+    @property
+    def fewer(self) -> str:
+        """Why this run powers fewer cities than possible, in the log's words ("" at the most)."""
+        return fewer_text(self.powered, self.possible, self.forgone, self.kept)
 
 
 def check(g: Game, a: Power, p: int) -> PowerOutcome:
     """The outcome of a Power action; IllegalAction if it is not allowed."""
     hc, burn, powered, income = _outcome(g, a, p)
-    return PowerOutcome(a.plants, hc, dict(zip(RESOURCES, burn, strict=True)), powered, income)
+    possible, forgone, kept = _fewer(g, p, burn, powered, income)
+    return PowerOutcome(a.plants, hc, dict(zip(RESOURCES, burn, strict=True)), powered, income,
+                        possible, forgone, kept)
 
 
 def _outcome(g: Game, a: Power, p: int) -> tuple[int, tuple[int, int, int, int], int, int]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from powergrid_nb.engine.actions import Power
 from powergrid_nb.engine.faces import face
 from powergrid_nb.play.results import mean_interval, wilson
 from powergrid_nb.play.runner import BotSpec, Outcome, bot_label, build_bot, check_backend, game_seeds, run
@@ -38,13 +39,16 @@ FRAME_COLUMNS = ["candidate", "kind", "win_probability", "ci_low", "ci_high", "v
 
 class Analysis:
     """The result of :func:`analyze`: ``frame`` (one row per candidate, best first), ``best``,
-    ``suggestion``, ``figure()``; ``partial`` when it stopped before every playout was made."""
+    ``suggestion``, ``figure()``; ``partial`` when it stopped before every playout was made; ``notes``:
+    per candidate label, what a reader should know beyond the numbers (why a run of plants powers fewer
+    cities than possible), also said in ``suggestion``."""
 
     def __init__(self, game: Game, player: str, candidates: list[Candidate], outs: list[Outcome],
                  asked: int, seed: int, seconds: float, stopped_by: str | None, confidence: float) -> None:
         self.player, self.candidates, self.seed = player, candidates, seed
         self.round, self.phase, self.decisions = game.round, game.phase, len(game.actions)
         self.phase_name = game.phase_name
+        self.notes = {c.label: _note(game, c) for c in candidates}
         self.asked, self.seconds, self.stopped_by, self.confidence = asked, seconds, stopped_by, confidence
         rows = _complete(outs, player, len(candidates))
         self._wins = [[r["win_share"] for r in rs] for rs in rows]
@@ -82,8 +86,11 @@ class Analysis:
             sure = "clearly" if self.separated else "not clearly"
             text += f"; {margin:+.0%} over the next best ({second['candidate']}), {sure} ahead"
         if self.stopped_by == "separation":
-            return text + " (stopped once the best was clear)"
-        return text + (f" (partial: stopped by {self.stopped_by})" if self.partial else "")
+            text += " (stopped once the best was clear)"
+        elif self.partial:
+            text += f" (partial: stopped by {self.stopped_by})"
+        note = self.notes.get(row["candidate"], "")
+        return f"{text}. {row['candidate'].capitalize()}: {note}" if note else text
 
     def figure(self) -> go.Figure:
         """The candidates' win probabilities with their 95% intervals, as bars (Plotly)."""
@@ -125,10 +132,21 @@ class Analysis:
                               kind="stable").reset_index(drop=True)
 
 
+def _note(game: Game, c: Candidate) -> str:
+    """What a reader should know of a candidate beyond its numbers: for a run of plants below the most
+    the player could power, how many it powers and why (the log's words, R99); else ""."""
+    if len(c.actions) != 1 or not isinstance(a := c.actions[0], Power):
+        return ""
+    out = game.power_outcome(a.player, a.plants, a.hybrid_coal)
+    return f"it powers {out.powered}, {out.fewer}" if out.fewer else ""
+
+
 def _complete(outs: list[Outcome], player: str, k: int) -> list[list[dict[str, Any]]]:
     """The player's outcome rows per candidate over the playouts finished for every candidate."""
     by: dict[int, dict[int, dict[str, Any]]] = {}
     for o in outs:
+        if not o.rows:  # a playout dropped at the time budget
+            continue
         row = next(r for r in o.rows if r["player"] == player)
         by.setdefault(o.game, {})[o.point] = row
     games = sorted(gm for gm, got in by.items() if len(got) == k)
@@ -172,7 +190,8 @@ def analyze(game: Game, player: str | None = None, candidates: Iterable[Any] | N
     decision, one spec for all seats or one per player. ``seed``: the same seed gives the same
     result on every backend (None: a random one, kept in ``Analysis.seed``).
 
-    Stops early, keeping what it has (``partial``): Ctrl-C, ``time_budget`` seconds,
+    Stops early, keeping what it has (``partial``): Ctrl-C, ``time_budget`` seconds (playouts still
+    running then are dropped, so slow bots such as ``"search"`` keep to it too),
     ``stop_when_separated`` (the best candidate ahead of all others with ``confidence``), or
     ``stop(analysis_so_far) -> bool`` (checked after each playout; in parallel, each chunk).
     """
@@ -198,7 +217,8 @@ def analyze(game: Game, player: str | None = None, candidates: Iterable[Any] | N
               else parse_candidates(game, me, candidates))
     seeds = game_seeds(playouts, seed)
     names = tuple(bot_label(b) for b in seats)
-    jobs = [PlayoutJob(game.copy(), me, c, seats, names) for c in chosen]
+    deadline = None if time_budget is None else time.time() + time_budget
+    jobs = [PlayoutJob(game.copy(), me, c, seats, names, deadline) for c in chosen]
     t0 = time.perf_counter()
     why: list[str] = []
 

@@ -9,6 +9,7 @@ between candidates are the candidates', not the dice.
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from powergrid_nb.bots.base import Bot, play
@@ -33,6 +34,7 @@ class PlayoutJob(NamedTuple):
     candidate: Candidate
     bots: tuple[BotSpec, ...]  # one per player, in game.players order
     names: tuple[str, ...]
+    deadline: float | None = None  # time.time() at which a playout still running is dropped (a time budget)
 
 
 def deal_seed(seed: int) -> int:
@@ -62,7 +64,8 @@ class _Bidder(Bot):
 
 
 def play_candidate(job: PlayoutJob, seed: int, point: int = 0, game: int = 0) -> Outcome:
-    """Playout number ``game`` (game seed ``seed``) of candidate number ``point``, to the end."""
+    """Playout number ``game`` (game seed ``seed``) of candidate number ``point``, to the end; an
+    Outcome without rows if ``job.deadline`` passed first."""
     g = job.position
     h = g.for_player(job.player, seed=deal_seed(seed))
     c = job.candidate
@@ -74,10 +77,14 @@ def play_candidate(job: PlayoutJob, seed: int, point: int = 0, game: int = 0) ->
     me = h.players.index(job.player)
     if c.bid_limit is not None and plant is not None:
         bots[me] = _Bidder(bots[me], job.player, plant, c.bid_limit, g.round)
+    deadline = job.deadline
+    until = None if deadline is None else (lambda _h: time.time() >= deadline)
     try:
-        play(h, bots, max_decisions=MAX_DECISIONS)
+        play(h, bots, max_decisions=MAX_DECISIONS, until=until)
     except Exception as e:
         raise RuntimeError(f"playout {game} (seed {seed}) of {c.label!r} failed: {e!r}") from e
+    if not h.is_over:  # out of time: no result (the analysis counts finished playouts only)
+        return Outcome(point, game, [], None, None)
     ranks, shares, scores = h.ranks(), h.returns(), h.scores()
     rows = [{"game": game, "seed": seed, "player": p, "seat": k, "bot": job.names[k], "winner": ranks[p] == 1,
              "win_share": shares[p], "rank": ranks[p], "score": scores[p], "cities": h.city_count(p),
