@@ -71,6 +71,15 @@ def test_a_hint_shows_the_engines_suggestion_and_its_figure() -> None:
     assert len(want.candidates) >= 3
 
 
+def test_a_hint_by_search_bots_keeps_to_its_time_budget() -> None:
+    t = hinted_table(playouts=40)
+    t.hints.bots, t.hints.time_budget = "search", 0.5
+    click(t, "pg-hint")
+    a = t.hints.analysis
+    assert a is not None and a.partial and a.stopped_by == "time budget"
+    assert "stopped by time budget" in t.hints.status.value
+
+
 def test_a_hint_applies_nothing() -> None:
     t = hinted_table()
     before = t.game.to_dict()

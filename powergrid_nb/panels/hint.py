@@ -30,10 +30,15 @@ def position_key(g: Game | None) -> tuple | None:
 
 
 class HintBox:
-    """The Hint controls (``row``, beside the phase panel) and the result (``result``, under the map)."""
+    """The Hint controls (``row``, beside the phase panel) and the result (``result``, under the map).
 
-    def __init__(self, table: Any, playouts: int = PLAYOUTS, time_budget: float = TIME_BUDGET) -> None:
-        self.table, self.playouts, self.time_budget = table, playouts, time_budget
+    ``playouts`` per candidate, ``time_budget`` seconds and ``bots`` (who plays the playouts out, a
+    name of ``powergrid_nb.bots.BOTS``) are :func:`~powergrid_nb.play.analysis.analyze`'s; the
+    table's ``hints`` can be given others (``table.hints.bots = "search"``)."""
+
+    def __init__(self, table: Any, playouts: int = PLAYOUTS, time_budget: float = TIME_BUDGET,
+                 bots: str = "heuristic") -> None:
+        self.table, self.playouts, self.time_budget, self.bots = table, playouts, time_budget, bots
         self.enabled = with_class(w.Checkbox(value=True, description="hints", indent=False,
                                              layout=w.Layout(width="70px")), "pg-hints")
         self.enabled.observe(lambda _c: self.refresh(), names="value")
@@ -108,7 +113,7 @@ class HintBox:
 
         def work() -> Analysis | Exception:
             try:
-                return analyze(game, playouts=self.playouts, seed=seed, progress=False,
+                return analyze(game, playouts=self.playouts, seed=seed, progress=False, bots=self.bots,
                                time_budget=self.time_budget, stop_when_separated=True,
                                stop=lambda so_far: self._progress(so_far, stop) or stop.is_set())
             except Exception as e:  # shown, never raised into the kernel's loop
