@@ -88,7 +88,8 @@ browser:
 # - `make test-all`: the same in the full tier (POWERGRID_TESTS=full, also a bare `pytest`'s): every
 #   property budget in full, the profile-guided build and the `full` tests.
 LINT = $(BIN)/ruff check powergrid_nb tests benchmarks scripts && $(BIN)/lint-imports
-CHECK_TESTS := tests/test_rules_*.py tests/test_engine_core.py tests/test_golden.py tests/test_properties.py
+CHECK_TESTS := tests/test_rules_*.py tests/test_engine_core.py tests/test_golden.py tests/test_properties.py \
+	tests/test_limits.py
 
 check: $(STAMP)
 	$(LINT)

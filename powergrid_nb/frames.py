@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from powergrid_nb.engine import events as ev
-from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.gamelog import sentence
 from powergrid_nb.engine.queries import STORAGE
 from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
@@ -127,7 +126,8 @@ def plants_rows(g: Game) -> list[dict[str, Any]]:
     """The rows of :func:`plants_frame` as plain dicts (missing values <NA> or NaN): for code that
     reads them many times a second (the table's plant market), without building a frame."""
     current = g.current_market()
-    openable = {a.plant for a in g.legal_actions() if isinstance(a, Open)}
+    choices = g.bid_choices()
+    openable = {x for x, bids in choices.openings.items() if bids} if choices else set()
     auction, discount = g.auction, g.discount
     rows = []
     for pos, card in enumerate(current + g.future_market(), 1):

@@ -55,6 +55,8 @@ NOT_RUN = {
     ("benchmarks.md", "POWERGRID_NB_ACCEL=0 .venv/bin/python benchmarks/ladder.py --bots heuristic:cautious,"
                       "heuristic,heuristic:aggressive --games 250 --workers 2 --quiet"):
         "a measurement: 2,000 games on two workers (tests/test_ladder.py runs the ladder small)",
+    ("benchmarks.md", "POWERGRID_NB_ACCEL=0 .venv/bin/python benchmarks/legal.py --repeat 20"):
+        "a measurement (tests/test_limits.py checks that the listing does not grow with money)",
     ("benchmarks.md", ".venv/bin/python benchmarks/bots.py --search-games 0 --quiet"):
         "a measurement: about 3,400 games; tests/test_bots_sound.py checks the same properties on fewer",
 }

@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .events import Discount
+from .limits import MAX_COUNT, MAX_TABLE_LENGTH, MAX_TABLE_VALUE, shown
 from .phases.resources import Track
 from .phases.steps import box, box_lowest, current_market, draw, replace
 from .rules.phases import Phase
@@ -239,11 +240,12 @@ RULE_PARAMETERS: dict[str, str] = {
 }
 
 
-def _ints(v: Any, n: int | None, what: str) -> list[int]:
+def _ints(v: Any, n: int | None, what: str, hi: int = MAX_TABLE_VALUE) -> list[int]:
     if not isinstance(v, list | tuple) or (n is not None and len(v) != n) or not v \
-            or any(type(x) is not int or x < 0 for x in v):
-        size = f"{n} " if n else ""
-        raise ValueError(f"rules[{what!r}] must be a list of {size}non-negative ints, not {v!r}")
+            or len(v) > MAX_TABLE_LENGTH or any(type(x) is not int or not 0 <= x <= hi for x in v):
+        size = f"{n} " if n else f"1 to {MAX_TABLE_LENGTH} "
+        raise ValueError(f"rules[{what!r}] must be a list of {size}whole numbers from 0 to {hi:,}, "
+                         f"not {shown(v, 60)}")
     return list(v)
 
 
@@ -258,7 +260,7 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, v in rules.items():
         if key in ("starting_money", "max_cities"):
-            out[key] = _ints([v], 1, key)[0]
+            out[key] = _ints([v], 1, key, MAX_TABLE_VALUE if key == "starting_money" else MAX_COUNT)[0]
         elif key == "payment":
             out[key] = _ints(v, None, key)
         elif key == "build_prices":
@@ -295,8 +297,9 @@ def check_rules(rules: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
         else:  # per player count
             if type(v) is int:
                 v = dict.fromkeys(PLAYER_COUNTS, v)
-            if not isinstance(v, dict) or any(str(p) not in PLAYER_COUNTS or type(x) is not int or x < 1
-                                              for p, x in v.items()):
-                raise ValueError(f"rules[{key!r}] must be an int or {{players: int}}, not {v!r}")
+            if not isinstance(v, dict) or any(str(p) not in PLAYER_COUNTS or type(x) is not int
+                                              or not 1 <= x <= MAX_COUNT for p, x in v.items()):
+                raise ValueError(f"rules[{key!r}] must be a whole number from 1 to {MAX_COUNT}, or "
+                                 f"{{players: such a number}}, not {shown(v, 60)}")
             out[key] = {**base[key], **{str(p): x for p, x in v.items()}}
     return out

@@ -9,6 +9,7 @@ from bisect import bisect_right
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+from .actionlist import ActionList
 from .actions import Action, Build
 from .errors import IllegalAction
 from .events import Decision, Event
@@ -35,18 +36,21 @@ class Game(Queries, Exports):
         self._stack: list[Action] = []
         self._marks: list[tuple[int, State, int]] = []   # (decisions, state, history length)
         self._conn: dict[int, tuple] = {}
-        self._legal: list[Action] | None = None
+        self._legal: ActionList | None = None
 
     # --- the OpenSpiel-like contract -------------------------------------------------------
-    def legal_actions(self) -> list[Action]:
-        """Every legal decision of the player to act (atomic: one token, one city, one bid)."""
+    def legal_actions(self) -> ActionList:
+        """Every legal decision of the player to act (atomic: one token, one city, one bid), as an
+        immutable sequence (it equals the list of them); an auction's bids are made as they are read,
+        so it is as quick at any money."""
         legal = self._legal
         if legal is None:
             s = self.s
             phase = rounds.PHASES[s.phase]
             p = None if s.over else phase.current(self)
-            legal = self._legal = [] if p is None else phase.legal(self, p)
-        return legal[:]
+            found = [] if p is None else phase.legal(self, p)
+            legal = self._legal = found if isinstance(found, ActionList) else ActionList([found])
+        return legal
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``apply(action)`` would succeed now (tried on a copy: nothing changes here)."""

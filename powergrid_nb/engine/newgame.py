@@ -13,6 +13,7 @@ from .editions import get_edition
 from .events import PhaseBegins
 from .game import Game
 from .io import saves
+from .limits import MAX_SEED, check_int
 from .options import check_options, make_context, player_names
 from .phases import rounds
 from .rules.phases import Phase
@@ -34,6 +35,7 @@ def new_game(players: int | list[str] = 4, map: str | dict | GameMap = "germany"
     game_map = map if isinstance(map, GameMap) else load_map(map, edition)
     if seed is None:
         seed = random.SystemRandom().getrandbits(32)  # the OS's entropy, as secrets: not OpenSSL's 3 MB
+    seed = check_int(seed, "seed", 0, MAX_SEED)
     rng = random.Random(seed)
     k = ed.regions(len(names))
     chosen = game_map.choose_regions(k, rng) if regions is None else \

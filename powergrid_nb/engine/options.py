@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .board.maprules import default_map_rules
 from .context import Context
 from .editions import MAX_PLAYERS, MIN_PLAYERS
+from .limits import MAX_NAME, name_problem, shown
 from .trust import TRUST_NAME, TRUST_POLICIES, TrustPolicy
 
 if TYPE_CHECKING:
@@ -58,18 +59,23 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def player_names(players: int | list[str] | tuple[str, ...]) -> list[str]:
     """The players' names: ``players`` is a count (the default names) or the names, checked (R105)."""
-    if isinstance(players, int):
+    if isinstance(players, int) and not isinstance(players, bool):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Power Grid is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players} "
                              "(R105)")
         return list(DEFAULT_NAMES[:players])
-    names = [str(n) for n in players]
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"Power Grid is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)} (R105)")
+    if isinstance(players, str | bytes) or not isinstance(players, list | tuple):
+        raise ValueError(f"players is a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or a list of names, "
+                         f"not {shown(players)}")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"Power Grid is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)} "
+                         "(R105)")
+    names = [n if isinstance(n, str) else str(n) for n in players]
     for n in names:
-        if not n.strip() or n != n.strip() or any(ch in n for ch in ":,\n"):
-            raise ValueError(f"bad player name {n!r}: non-empty, no ':' ',' or newline, "
-                             "no surrounding spaces")
+        problem = name_problem(n, MAX_NAME, ":,")
+        if problem:
+            raise ValueError(f"bad player name {shown(n)}: {problem} (a name is 1 to {MAX_NAME} printable "
+                             "characters, without ':' or ',' and without spaces around it)")
     if len(set(names)) != len(names):
         raise ValueError(f"player names must be distinct: {names}")
     return names

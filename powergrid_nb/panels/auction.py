@@ -43,9 +43,8 @@ class AuctionPanel(PhasePanel):
         self.discard_plant: int | None = None
 
     def render(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
-        discards = [a for a in legal if isinstance(a, Discard)]
-        if discards:
-            return self._discard(g, player, discards)
+        if g.discarding == player:
+            return self._discard(g, player, [a for a in legal if isinstance(a, Discard)])
         running = g.auction
         if running is not None:
             return self._bidding(g, player, legal, running)
@@ -53,11 +52,9 @@ class AuctionPanel(PhasePanel):
 
     # --- choose a plant and open --------------------------------------------------------------------
     def _opening(self, g: Game, player: str, legal: list[Any]) -> list[w.Widget]:
-        opens: dict[int, list[int]] = {}
-        for a in legal:
-            if isinstance(a, Open):
-                opens.setdefault(a.plant, []).append(a.bid)
-        can_pass = any(isinstance(a, Pass) for a in legal)
+        choices = g.bid_choices()  # the bids as ranges: as quick at any money
+        opens = {x: bids for x, bids in choices.openings.items() if bids} if choices else {}
+        can_pass = bool(choices and choices.may_pass)
         if self.selected not in opens:
             self.selected = min(opens) if opens else None
         ui = self.ui
@@ -97,7 +94,8 @@ class AuctionPanel(PhasePanel):
         if plant not in g.current_market():
             self.table.say(f"plant {plant} is not in the current market (R12)", ERROR)
             return
-        if not any(isinstance(a, Open) and a.plant == plant for a in g.legal_actions()):
+        choices = g.bid_choices()
+        if not (choices and choices.openings.get(plant)):
             self.table.say(f"{esc(g.current_player)} cannot pay the minimum bid of {g.min_bid(plant)} "
                            f"for plant {plant} (R31)", ERROR)
             return
@@ -119,7 +117,8 @@ class AuctionPanel(PhasePanel):
             ui.label(note(f"<b>{esc(leader)}</b> {verb(leader, 'leads')} at <b>{high}</b> Elektro. "
                        f"{esc(player)} {verb(player, 'has')} {g.money(player)} Elektro. "
                        f"Still in: {esc(', '.join(still))}."))]
-        bids = [a.amount for a in legal if isinstance(a, Bid)]
+        choices = g.bid_choices()
+        bids = choices.raises if choices else range(0)
         if bids:
             amount = ui.control(w.BoundedIntText, "pg-bid-amount",
                                 lambda c: self._relabel("pg-raise", f"Bid {c['new']}"),

@@ -14,7 +14,6 @@ import ipywidgets as w
 import plotly.graph_objects as go
 
 from powergrid_nb import views
-from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 
@@ -89,7 +88,9 @@ class Board:
             cards = tuple(g.current_market()), tuple(g.future_market())
             shown = [n for n in cards[0] + cards[1] if n in PLANTS]
             bid = g.auction[:3] if g.auction is not None else ()  # plant, high bid, leader
-            openable = frozenset(a.plant for a in g.legal_actions() if isinstance(a, Open))
+            choices = g.bid_choices()
+            openable = frozenset(x for x, bids in choices.openings.items() if bids) if choices else \
+                frozenset()
             # "Bo to open a plant or pass"
             opener = g.current_player if g.phase == Phase.AUCTION and not bid else None
             return (when, opener, cards, bid, openable, g.discount,

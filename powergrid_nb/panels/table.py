@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as w
 
 from powergrid_nb.bots import BOTS, Bot, make_bot
-from powergrid_nb.engine.actions import Bid, Open, Pass
+from powergrid_nb.engine.actions import Open
 from powergrid_nb.engine.errors import PowerGridError
 from powergrid_nb.engine.events import Decision
 from powergrid_nb.engine.gamelog import possessive, sentence, verb
@@ -75,13 +75,14 @@ def hint(g: Game, legal: list[Any]) -> str:
     if g.discarding == who:
         return f"over the plant limit of {g.plant_limit}: discard a plant (R36)"
     a = g.auction
+    choices = g.bid_choices()  # the bids as ranges: as quick at any money
     if a is None:
-        if any(isinstance(x, Pass) for x in legal):
+        if choices and choices.may_pass:
             return "open an auction or pass"
         return "open an auction (round 1: every player buys a plant, R35)"
     opener = next((e.player for e in reversed(g.history)
                    if isinstance(e, Decision) and isinstance(e.action, Open)), a.leader)
-    bids = [x.amount for x in legal if isinstance(x, Bid)]
+    bids = choices.raises if choices else range(0)
     can = f"bid {bids[0]} or more, or pass" if bids else "pass (no higher bid within your money)"
     return (f"{possessive(opener)} auction of plant {a.plant}, {a.leader} {verb(a.leader, 'leads')} "
             f"at {a.bid}: {can}")

@@ -18,6 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from powergrid_nb.engine.editions import EDITIONS, Original
+from powergrid_nb.engine.limits import (
+    MAX_MAP_CITIES,
+    MAX_PLACE_NAME,
+    MAX_TABLE_VALUE,
+    PLACE_FORBIDDEN,
+    name_problem,
+    shown,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -229,21 +237,26 @@ def _build(data: dict[str, Any], where: str, edition: str) -> MapParts:
     if not isinstance(regions, dict) or not regions:
         raise fail('regions: must be a non-empty object of region -> {"color": ...}')
     for r, v in regions.items():
+        problem = name_problem(r, MAX_PLACE_NAME, PLACE_FORBIDDEN)
+        if problem:
+            raise fail(f"regions: region {shown(r)}: {problem} (actions name places in text)")
         col = v.get("color") if isinstance(v, dict) else None
         if not isinstance(r, str) or not r or not isinstance(col, str) or not _COLOR.fullmatch(col):
             raise fail(f'regions.{r}: needs a "color" like "#00bcd4", got {v!r}')
     colors: dict[str, str] = {r: v["color"] for r, v in regions.items()}
     raw = data.get("cities")
-    if not isinstance(raw, list) or not raw:
-        raise fail("cities: must be a non-empty list")
+    if not isinstance(raw, list) or not raw or len(raw) > MAX_MAP_CITIES:
+        raise fail(f"cities: must be a list of 1 to {MAX_MAP_CITIES} cities")
     cities: dict[str, City] = {}
     for i, c in enumerate(raw):
         at = f"cities[{i}]"
         if not isinstance(c, dict) or set(c) != _CITY_KEYS:
             raise fail(f"{at}: must be an object with exactly name, region, lat, lon; got {c!r}")
         nm, rg = c["name"], c["region"]
-        if not isinstance(nm, str) or not nm.strip() or nm != nm.strip():
-            raise fail(f"{at}: name must be a non-empty string without outer spaces")
+        problem = name_problem(nm, MAX_PLACE_NAME, PLACE_FORBIDDEN)
+        if problem:
+            raise fail(f"{at}: city name {shown(nm)}: {problem} (actions name cities in text: "
+                       "'Ada: build Essen, Köln')")
         if nm in cities:
             raise fail(f"{at}: duplicate city {nm!r}")
         if not isinstance(rg, str) or rg not in colors:
@@ -271,8 +284,10 @@ def _build(data: dict[str, Any], where: str, edition: str) -> MapParts:
             if frozenset((a, b)) in seen:
                 raise fail(f"{at}: duplicate {a!r}-{b!r} (also {field}[{seen[frozenset((a, b))]}])")
             seen[frozenset((a, b))] = i
-            if n == 3 and (isinstance(e[2], bool) or not isinstance(e[2], int) or e[2] < 0):
-                raise fail(f"{at}: cost of {a!r}-{b!r} must be an integer >= 0, got {e[2]!r}")
+            if n == 3 and (isinstance(e[2], bool) or not isinstance(e[2], int)
+                           or not 0 <= e[2] <= MAX_TABLE_VALUE):
+                raise fail(f"{at}: cost of {a!r}-{b!r} must be a whole number from 0 to "
+                           f"{MAX_TABLE_VALUE:,}, got {shown(e[2], 30)}")
             out.append(tuple(e))  # type: ignore[arg-type]
     for r in colors:
         members = [n for n, c in cities.items() if c.region == r]

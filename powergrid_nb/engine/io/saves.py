@@ -12,6 +12,7 @@ from powergrid_nb.engine.editions import EDITIONS, get_edition
 from powergrid_nb.engine.errors import SaveFileError
 from powergrid_nb.engine.events import Event
 from powergrid_nb.engine.gamelog import possessive
+from powergrid_nb.engine.limits import MAX_COUNTER, MAX_MONEY, MAX_ROUND, MAX_SEED, shown
 from powergrid_nb.engine.options import check_options, make_context, player_names
 from powergrid_nb.engine.phases import rounds
 from powergrid_nb.engine.phases.auction import Auction
@@ -134,6 +135,14 @@ class _Reader:
     def sub(self, key: str, default: Any = ...) -> _Reader:
         return _Reader(self.get(key, dict, default), (*self.path, key))
 
+    def number(self, key: str, lo: int, hi: int, default: Any = ...) -> int:
+        """The whole number at ``key``, from ``lo`` to ``hi`` (SaveFileError naming the bounds)."""
+        v = self.get(key, int, default)
+        if not lo <= v <= hi:
+            raise self.fail(f"must be from {lo:,} to {hi:,}, not {shown(v, 30)}", "out_of_range", key,
+                            allowed=[lo, hi])
+        return v
+
     def get(self, key: str, kind: type | tuple, default: Any = ...) -> Any:
         if not isinstance(self.data, dict):
             raise self.fail("expected an object", "bad_type")
@@ -192,7 +201,7 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
         if isinstance(e, SaveFileError):
             raise
         raise cfg.fail(str(e), "bad_value", key) from None
-    seed = cfg.get("seed", int)
+    seed = cfg.number("seed", 0, MAX_SEED)
     try:
         ctx = make_context(names, game_map, ed, tuple(regions), seed, options)
     except ValueError as e:
@@ -248,7 +257,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
             return list(default)  # player indices
         return [who(v, (*rr.path, key, i)) for i, v in enumerate(rr.get(key, list))]
 
-    s.round, s.phase, s.step = r.get("round", int), r.get("phase", int), r.get("step", int)
+    s.round, s.phase, s.step = r.number("round", 1, MAX_ROUND), r.get("phase", int), r.get("step", int)
     for key, ok in (("round", s.round >= 1), ("phase", Phase.START_CITIES <= s.phase <= Phase.GAME_OVER),
                     ("step", s.step in (1, 2, 3))):
         if not ok:
@@ -271,7 +280,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.tokens = [[0, 0, 0, 0] for _ in range(n)]
     for name, p in idx.items():
         one = pr.sub(name)
-        s.money[p] = one.get("money", int, 0)
+        s.money[p] = one.number("money", -MAX_MONEY, MAX_MONEY, 0)  # below 0: the O2 check below says why
         s.plants[p] = [_card_in(c, (*one.path, "plants")) for c in one.get("plants", list, [])]
         tok = one.sub("tokens", {})
         s.tokens[p] = [tok.get(k, int, 0) for k in RESOURCES]
@@ -302,12 +311,12 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     s.res = [res.get(k, int) for k in RESOURCES]
     s.discount = _discount(r, ctx, s)
     s3 = r.get("step3_from", list, None)
-    if s3 is not None and not (len(s3) == 2 and all(type(x) is int for x in s3)):
+    if s3 is not None and not (len(s3) == 2 and all(type(x) is int and 0 <= x <= MAX_ROUND for x in s3)):
         raise r.fail("must be null or [round, phase] (when Step 3 begins)", "bad_value", "step3_from")
     s.step3_from = None if s3 is None else (s3[0], s3[1])
     s.flags = dict(r.get("flags", dict, {}))
     s.marked = [str(c) for c in r.get("marked", list, [])]
-    s.counter = r.get("counter", int, 0)
+    s.counter = r.number("counter", 0, MAX_COUNTER, 0)
     s.top_known = r.get("top_known", bool, False)
     turns = rounds.turns(ctx, s.order, s.phase)
     s.to_act = people("to_act", default=turns if s.phase != Phase.AUCTION else [])
@@ -320,7 +329,7 @@ def _state_from(r: _Reader, ctx: Any) -> State:
     a = ar.get("auction", (dict, type(None)), None)
     if a is not None:
         ra = ar.sub("auction")
-        s.auction = Auction(ra.get("plant", int), ra.get("bid", int),
+        s.auction = Auction(ra.get("plant", int), ra.number("bid", 0, MAX_MONEY),
                             who(ra.get("leader", str), (*ra.path, "leader")), people("bidders", ra))
     return s
 

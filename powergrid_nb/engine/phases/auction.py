@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from powergrid_nb.engine.actionlist import ActionList, BidRun
 from powergrid_nb.engine.actions import Action, Bid, Discard, Open, Pass
 from powergrid_nb.engine.errors import IllegalAction
 from powergrid_nb.engine.events import PlantBought, PlantBoxed
@@ -38,28 +40,6 @@ class Auction:
 
     def __repr__(self) -> str:
         return f"Auction(plant={self.plant}, bid={self.bid}, leader={self.leader}, bidders={self.bidders})"
-
-
-_ROWS: dict[tuple, tuple[int, list[Action]]] = {}  # actions are immutable: one shared row per (player, plant)
-
-
-def _row(name: str, plant: int | None, lo: int, hi: int) -> list[Action]:
-    """The shared actions for bids ``lo``..``hi``: ``Open(name, plant, b)``, or ``Bid(name, b)`` for
-    ``plant`` None. A row starts at the lowest bid asked for (a plant's number, except under the
-    discount token), not at 0: the bids no one can make took much of the rows' memory."""
-    key = (name, plant)
-    start, row = _ROWS.get(key, (0, ()))
-    if not row or start > lo or start + len(row) <= hi:
-        if len(_ROWS) > 10_000:  # many player names over a long session: start afresh
-            _ROWS.clear()
-        start = min(lo, start) if row else lo
-        end = hi + 33  # room for some more money before the row is rebuilt
-        if plant is None:
-            row = [Bid(name, b) for b in range(start, end)]
-        else:
-            row = [Open(name, plant, b) for b in range(start, end)]
-        _ROWS[key] = (start, row)
-    return row[lo - start:hi + 1 - start]
 
 
 class BidChoices(NamedTuple):
@@ -103,23 +83,21 @@ def may_pass(g: Game, opens: dict[int, int]) -> bool:
     return g.s.round > 1 or not opens
 
 
-def legal(g: Game, p: int) -> list[Action]:
+def legal(g: Game, p: int) -> ActionList | list[Action]:
+    """``p``'s decisions in phase 2, the bids as ranges (R28-R36): as long at any money."""
     s, name = g.s, g.ctx.names[p]
     if s.discard == p:
         return discard_options(g, p)
     money = s.money[p]
+    pass_ = [g.ctx.pass_action[p]]
     if s.auction is not None:
         bids = raises(g, p)
-        out = _row(name, None, bids.start, bids.stop - 1) if bids else []
-        out.append(g.ctx.pass_action[p])  # R29: a bidder may always pass
-        return out
-    out = []
+        return ActionList([BidRun(name, None, bids.start, bids.stop - 1), pass_])  # R29: may always pass
     opens = openings(g, p)
-    for plant, lo in opens.items():
-        out += _row(name, plant, lo, money)
+    parts: list[Sequence[Action]] = [BidRun(name, plant, lo, money) for plant, lo in opens.items()]
     if may_pass(g, opens):
-        out.append(g.ctx.pass_action[p])
-    return out
+        parts.append(pass_)
+    return ActionList(parts)
 
 
 def discard_options(g: Game, p: int) -> list[Action]:
