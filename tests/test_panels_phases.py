@@ -338,6 +338,33 @@ def test_done_ends_the_turn_R15():
     assert g.phase != 3 or g.current_player != ADA
 
 
+def test_done_with_tokens_queued_buys_them_first_and_says_so_R51():
+    """No click loses work: Done with a queued purchase buys it, then ends the turn."""
+    t = _buying(money=50)
+    g = t.game
+    click(t, "pg-more-coal")
+    click(t, "pg-more-coal")
+    cost = g.purchase_cost(ADA, coal=2)
+    assert one(t, "pg-done").description == "Buy and end turn"
+    click(t, "pg-done")
+    mine = [a for a in g.actions if a.player == ADA]
+    assert mine[-2:] == [BuyResources(ADA, coal=2), Done(ADA)]
+    assert g.money(ADA) == 50 - cost and g.tokens_of(ADA)["coal"] == 2
+    assert f"Bought the tokens queued (2 coal) for {cost} Elektro, then ended the turn." in message(t)
+    assert any(e.kind == "buy" and e.player == ADA for e in g.history)  # the log says so too
+
+
+def test_done_with_a_purchase_the_engine_refuses_ends_nothing_and_says_why_R52():
+    t = _buying(money=50)
+    g = t.game
+    click(t, "pg-more-coal")
+    t.current_panel().amounts["coal"] = 99  # as a stale click could leave it: beyond storage (R48)
+    before = len(g.actions)
+    click(t, "pg-done")
+    assert len(g.actions) == before and g.current_player == ADA
+    assert "The tokens queued cannot be bought" in message(t) and "end your turn without buying" in message(t)
+
+
 # --- building (R54-R64) -----------------------------------------------------------------------------------
 def _building(money: int = 40) -> Table:
     """Phase 4, Ada (house in Essen) first to build; Bo has Duisburg (full in Step 1)."""
@@ -498,6 +525,33 @@ def test_done_ends_the_build_turn():
     t = _building()
     click(t, "pg-done")
     assert Done(ADA) in t.game.actions
+
+
+def test_done_with_cities_queued_builds_them_first_and_says_so_R54():
+    """No click loses work: Done with cities queued builds them, then ends the turn."""
+    t = _building()
+    g = t.game
+    click_city(t, "Düsseldorf")
+    click_city(t, "Köln")
+    total = g.plan_build(ADA, ["Düsseldorf", "Köln"])[-1].total
+    assert one(t, "pg-done").description == "Build and end turn"
+    click(t, "pg-done")
+    mine = [a for a in g.actions if a.player == ADA]
+    assert mine[-2:] == [Build(ADA, "Düsseldorf", "Köln"), Done(ADA)]
+    assert g.cities_of(ADA) == ["Essen", "Düsseldorf", "Köln"] and g.money(ADA) == 40 - total
+    said = f"Built the cities queued (Düsseldorf, Köln) for {total} Elektro, then ended the turn."
+    assert said in message(t)
+
+
+def test_done_with_a_queue_the_engine_refuses_ends_nothing_and_says_why_R64():
+    t = _building()
+    g = t.game
+    click_city(t, "Düsseldorf")
+    t.current_panel().queue.append("Duisburg")  # as a stale click could leave it: Bo's, full in Step 1
+    before = len(g.actions)
+    click(t, "pg-done")
+    assert len(g.actions) == before and t.plan() == ["Düsseldorf", "Duisburg"]
+    assert "The cities queued cannot be built" in message(t)
 
 
 # --- bureaucracy (R71-R77) -------------------------------------------------------------------------------

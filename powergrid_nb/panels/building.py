@@ -74,8 +74,31 @@ class BuildPanel(PhasePanel):
                           disabled=not can),
                 ui.button("Remove last", "pg-unqueue", self._unqueue),
                 ui.button("Clear", "pg-clear", self._clear)]))
-        kids.append(ui.button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player))))
+        queued = bool(steps) and all(not s.rule for s in steps)
+        kids.append(ui.button("Build and end turn" if queued else "Done (end of turn)", "pg-done", self._done,
+                              tooltip="build the cities queued above, then end the turn" if queued else
+                              "end the turn"))
         return kids
+
+    def _done(self) -> None:
+        """End the turn; cities queued are built first (a click never drops them), or, if the engine
+        refuses them, nothing happens but the reason."""
+        g = self.table.game
+        player = g.current_player
+        if not self.queue:
+            self.table.submit(Done(player))
+            return
+        steps = g.plan_build(player, self.queue)
+        bad = next((s for s in steps if s.rule), None)
+        if bad is not None:
+            self.table.say(f"The cities queued cannot be built: {step_text(bad)}. Remove them (Remove "
+                           "last, Clear) to end your turn without building.", ERROR)
+            return
+        queue, self.queue = self.queue, []
+        said = (f"Built the cities queued ({', '.join(queue)}) for {steps[-1].total} Elektro, then ended "
+                "the turn.")
+        if not self.table.submit(Build(player, *queue), Done(player), done=said):
+            self.queue = queue
 
     def add(self, city: str | None) -> None:
         if not city:

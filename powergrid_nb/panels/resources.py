@@ -83,7 +83,10 @@ class ResourcesPanel(PhasePanel):
                          f"{money - cost} Elektro left")
         buy = ui.button(f"Buy for {cost}" if total and cost is not None else "Buy", "pg-buy",
                      self._buy, style="success", disabled=total == 0 or cost is None)
-        done = ui.button("Done (end of turn)", "pg-done", lambda: self.table.submit(Done(player)))
+        queued = total and cost is not None
+        done = ui.button("Buy and end turn" if queued else "Done (end of turn)", "pg-done", self._done,
+                         tooltip="buy the tokens queued above, then end the turn" if queued else
+                         "end the turn")
         if not rows:
             mine = esc(possessive(player))
             rows = [ui.label(note(f"{mine} plants cannot store anything the market has now."))]
@@ -93,6 +96,24 @@ class ResourcesPanel(PhasePanel):
     def _step(self, resource: str, by: int) -> None:
         self.amounts[resource] = max(0, self.amounts[resource] + by)
         self.rerender()
+
+    def _done(self) -> None:
+        """End the turn; tokens queued are bought first (a click never drops them), or, if the engine
+        refuses them, nothing happens but the reason."""
+        g = self.table.game
+        player = g.current_player
+        if not any(self.amounts.values()):
+            self.table.submit(Done(player))
+            return
+        cost, why = quote(g, player, self.amounts)
+        if cost is None:
+            self.table.say(f"The tokens queued cannot be bought: {esc(why)}. Take them off (−) to end "
+                           "your turn without buying.", ERROR)
+            return
+        tokens = ", ".join(f"{n} {r}" for r, n in self.amounts.items() if n)
+        self.table.submit(BuyResources(player, **self.amounts), Done(player),
+                          done=f"Bought the tokens queued ({tokens}) for {cost} Elektro, then ended the "
+                               "turn.")
 
     def _buy(self) -> None:
         g = self.table.game

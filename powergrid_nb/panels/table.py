@@ -226,18 +226,25 @@ class Table(w.VBox):
         self.start(self.game, dict(self.bots))
 
     # --- actions ---------------------------------------------------------------------------------
-    def submit(self, action: Any) -> bool:
-        """Apply an action for a human seat; an illegal one (e.g. a stale click) is reported, not raised."""
+    def submit(self, action: Any, *more: Any, done: str = "") -> bool:
+        """Apply an action for a human seat (and ``more``, as one click: all or none); an illegal one
+        (e.g. a stale click) is reported, not raised, and undoes the ones before it. ``done``: what the
+        message line then says (plain text)."""
         g = self.game
         assert g is not None
         self._cancel()
+        applied = 0
         try:
-            g.apply(action)
+            for a in (action, *more):
+                g.apply(a)
+                applied += 1
         except PowerGridError as e:
+            for _ in range(applied):
+                g.pop()
             self.say(error_html(e), ERROR)
             self.refresh()
             return False
-        self.say("")
+        self.say(esc(done), OK if done else INFO)
         if not self._bots_at_once():
             self.refresh()  # show the move now; bots on a timer refresh after each of theirs
         self.run_bots()
