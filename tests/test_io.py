@@ -4,6 +4,7 @@ no pickle, observation() and for_player() hiding exactly the hidden cards (R10, 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -534,4 +535,157 @@ def test_discount_token_outside_phase_2_is_refused():
     d["config"]["edition"] = "recharged"
     d["state"]["discount"] = 3
     with pytest.raises(SaveFileError, match=r"only during phase 2 \(R44\), not in phase 3"):
+        Game.from_dict(d)
+
+
+# --- a file that is not a save: only ever SaveFileError, with a clear message --------------------------
+def _koeln_save() -> str:
+    """The text of a save in which Ada owns Köln and Münster."""
+    from _position import position
+
+    return json.dumps(position(3, regions=["red", "blue", "cyan"],
+                               who={"Ada": {"cities": ["Köln", "Münster"]}}).to_dict(), ensure_ascii=False)
+
+
+def test_a_save_re_encoded_as_windows_1252_is_a_save_file_error_saying_so(tmp_path):
+    path = tmp_path / "koeln.json"
+    path.write_bytes(_koeln_save().encode("cp1252"))
+    with pytest.raises(SaveFileError) as e:
+        load(path)
+    assert e.value.code == "not_json" and e.value.file == str(path)
+    assert "not UTF-8 text" in str(e.value) and "Windows-1252" in str(e.value)
+
+
+def test_a_binary_file_is_a_save_file_error(tmp_path):
+    path = tmp_path / "program"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)))
+    with pytest.raises(SaveFileError, match="not UTF-8 text"):
+        load(path)
+
+
+DEEP_OBJECTS = '{"format": "powergrid_nb.game", "x": ' + '{"a": ' * 50_000 + "1" + "}" * 50_001
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, DEEP_OBJECTS], ids=["lists", "objects"])
+def test_json_nested_too_deep_is_a_save_file_error(tmp_path, text):
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SaveFileError, match="nested too deep") as e:
+        load(path)
+    assert e.value.code == "not_json"
+
+
+def test_a_number_too_long_to_read_is_a_save_file_error(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text('{"format": ' + "9" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(SaveFileError, match="not a save"):
+        load(path)
+
+
+def test_data_nested_too_deep_for_python_is_a_save_file_error():
+    d = tamper_base()
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    d["config"]["regions"] = deep
+    with pytest.raises(SaveFileError):
+        Game.from_dict(d)
+
+
+def _with_decision() -> tuple[dict, int]:
+    g = new_game(3, seed=3)
+    for _ in range(8):
+        g.apply(g.legal_actions()[0])
+    d = g.to_dict()
+    return d, next(i for i, row in enumerate(d["history"]) if row[0] == "decision")
+
+
+@pytest.mark.parametrize("junk", [{"player": "Ada", "kind": "pass"}, ["Ada: pass"], 5, None])
+def test_a_decision_that_is_not_text_is_a_save_file_error_at_that_event(junk):
+    d, i = _with_decision()
+    d["history"][i][5] = junk
+    with pytest.raises(SaveFileError, match="a decision's action is text such as") as e:
+        Game.from_dict(d)
+    assert e.value.path == ("history", i)
+
+
+@pytest.mark.parametrize(("row", "says"), [
+    (["phase", 1, 1, 1, "two"], "number must be an integer"),
+    (["phase", 1, 1, 1, 99], "cannot be told"),
+    (["market", 1, 1, 1, {"coal": 24}], "tokens must be four integers"),
+    (["market", 1, 1, 1, [24, 18]], "tokens must be four integers"),
+    (["order", 1, 1, 1, [["Ada"]]], "order must be a list of texts"),
+    (["plant", 1, 2, 1, "Ada", 3.5, 3], "plant must be an integer"),
+    (["house", 1, 4, 1, "Ada", ["Essen"], 10], "city must be text"),
+    (["game_over", 9, 6, 3, [["Ada", "x"]]], "scores must be a list of [name, integer] pairs"),
+])
+def test_an_event_field_of_the_wrong_type_is_a_save_file_error_at_that_event(row, says):
+    d = tamper_base()
+    d["history"] = [row]
+    with pytest.raises(SaveFileError, match=re.escape(says)) as e:
+        Game.from_dict(d)
+    assert e.value.path == ("history", 0) and e.value.code == "bad_value"
+
+
+def test_every_event_field_type_is_one_the_reader_checks():
+    from dataclasses import fields
+
+    from powergrid_nb.engine.events import _TYPE_WORDS, EVENT_TYPES
+
+    kinds = {str(f.type) for cls in EVENT_TYPES.values() for f in fields(cls)}
+    assert kinds - set(_TYPE_WORDS) == {"Action"}  # a decision's action is parsed from its text
+
+
+def test_a_played_games_history_passes_the_event_checks():
+    g = new_game(4, seed=5)
+    play(g, random.Random(5), 400)
+    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))).to_dict() == g.to_dict()
+
+
+@props(100)
+@given(st.binary(max_size=300))
+def test_any_bytes_load_or_raise_save_file_error(data):
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "x.json"
+        path.write_bytes(data)
+        with pytest.raises(SaveFileError):
+            load(path)
+
+
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+JSON = st.recursive(SCALARS,
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                max_size=4),
+                    max_leaves=12)
+
+
+def _everywhere(d: object, pre: tuple = ()) -> list[tuple]:
+    """Paths to every value of a save dict: config, state and history."""
+    out = [pre] if pre else []
+    items = d.items() if isinstance(d, dict) else enumerate(d) if isinstance(d, list) else ()
+    for k, v in items:
+        out += _everywhere(v, (*pre, k))
+    return out
+
+
+_BASE = None
+
+
+@props(300, quick=60)
+@given(st.integers(0, 10**6), JSON)
+def test_any_value_anywhere_replaced_by_any_json_loads_or_raises_save_file_error(which, junk):
+    """Config, state or history: a value replaced by arbitrary JSON never escapes as another exception."""
+    global _BASE
+    if _BASE is None:
+        g = new_game(3, seed=2)
+        play(g, random.Random(2), 120)
+        _BASE = g.to_dict()
+    d = copy.deepcopy(_BASE)
+    paths = _everywhere(d)
+    path = paths[which % len(paths)]
+    node = d
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = junk
+    with contextlib.suppress(SaveFileError):
         Game.from_dict(d)

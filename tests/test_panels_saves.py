@@ -7,6 +7,7 @@ written or read outside the folder. In JupyterLab any path stays allowed. The br
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime
 import html
 import json
@@ -25,8 +26,10 @@ from _panels import (
     one,
 )
 from _panels import message as message_html
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from powergrid_nb import Done, Game, new_game
+from powergrid_nb import Done, Game, SaveFileError, new_game
 from powergrid_nb.panels import Table, play, saves
 from powergrid_nb.panels.saves import SaveRefused, SavesFolder, app_mode, download_name, under_voila
 
@@ -285,11 +288,23 @@ def test_a_missing_save_is_named_without_its_path(place):
 
 def test_an_oversized_file_is_refused(place, monkeypatch):
     monkeypatch.setattr(saves, "MAX_BYTES", 1000)
+    place["folder"].mkdir(parents=True)
+    (place["folder"] / "big.json").write_text(json.dumps(new_game(NAMES, seed=3).to_dict()))
+    t = app_table(place["folder"])
+    one(t, "pg-path").value = "big"
+    click(t, "pg-load")
+    assert "could not load: the file is larger than 0.001 MB" in message(t), message(t)
+
+
+def test_a_game_too_large_to_load_back_is_not_saved(place, monkeypatch):
+    monkeypatch.setattr(saves, "MAX_BYTES", 1000)
     t = app_table(place["folder"])
     one(t, "pg-path").value = "big"
     click(t, "pg-save")
-    click(t, "pg-load")
-    assert "larger than" in message(t)
+    assert "could not save: the game is" in message(t), message(t)
+    assert "larger than a save may be (0.001 MB)" in message(t)
+    assert "download it instead" in message(t)
+    assert not place["folder"].exists() or not list(place["folder"].iterdir()), "nothing is written"
 
 
 def test_a_full_folder_takes_no_new_save_but_overwrites(place, monkeypatch):
@@ -377,3 +392,252 @@ def test_refusals_are_save_refused_errors(tmp_path):
             folder.name(name)
     assert folder.name("Round 3 - Ada") == "Round 3 - Ada.json"
     assert folder.name("v1.2") == "v1.2.json"
+
+
+# --- limits: counted in any case, checked before anything is written --------------------------------------
+def test_a_save_is_always_written_as_lower_case_json(place):
+    t = app_table(place["folder"])
+    for typed in ("Upper.JSON", "mixed.Json"):
+        one(t, "pg-path").value = typed
+        click(t, "pg-save")
+    assert sorted(p.name for p in place["folder"].iterdir()) == ["Upper.json", "mixed.json"]
+    assert message(t) == "saved as mixed.json in the app's saves folder"
+    one(t, "pg-path").value = "UPPER.JSON" if sys.platform == "darwin" else "Upper.JSON"
+    click(t, "pg-load")
+    assert "loaded" in message(t), message(t)
+
+
+def test_saves_in_capitals_count_towards_the_limit_of_files(place, monkeypatch):
+    monkeypatch.setattr(saves, "MAX_FILES", 2)
+    place["folder"].mkdir(parents=True)
+    for name in ("a.JSON", "b.Json"):  # left by an older version, or by hand
+        (place["folder"] / name).write_text("{}")
+    t = app_table(place["folder"])
+    one(t, "pg-path").value = "c.JSON"
+    click(t, "pg-save")
+    assert "could not save: the saves folder is full (2 saves)" in message(t), message(t)
+    assert sorted(p.name for p in place["folder"].iterdir()) == ["a.JSON", "b.Json"]
+
+
+def test_the_saves_folder_takes_no_more_bytes_than_its_cap(place, monkeypatch):
+    t = app_table(place["folder"])
+    t.game.save(str(place["root"] / "probe.json"))
+    size = (place["root"] / "probe.json").stat().st_size
+    monkeypatch.setattr(saves, "MAX_TOTAL_BYTES", size * 3 // 2)
+    one(t, "pg-path").value = "first"
+    click(t, "pg-save")
+    before = snapshot(place["root"])
+    one(t, "pg-path").value = "second"
+    click(t, "pg-save")
+    assert "could not save: the saves folder is full (its saves may take" in message(t), message(t)
+    assert "overwrite a save by its name, or download the game" in message(t)
+    assert snapshot(place["root"]) == before
+    no_server_path(message(t), place["root"])
+    one(t, "pg-path").value = "first"
+    click(t, "pg-save")
+    assert message(t) == "saved as first.json in the app's saves folder"
+
+
+def test_the_cap_on_bytes_counts_files_in_capitals_and_in_subfolders(place, monkeypatch):
+    monkeypatch.setattr(saves, "MAX_TOTAL_BYTES", 10_000)
+    (place["folder"] / "k").mkdir(parents=True)
+    (place["folder"] / "k" / "x.JSON").write_bytes(b" " * 9_000)
+    t = app_table(place["folder"])
+    one(t, "pg-path").value = "g"
+    click(t, "pg-save")
+    assert "could not save: the saves folder is full" in message(t), message(t)
+
+
+# --- a file that is not a save: a message, never a traceback ---------------------------------------------
+def _koeln() -> Game:
+    from _position import position
+
+    return position(3, regions=["red", "blue", "cyan"], who={"Ada": {"cities": ["Köln", "Münster"]}})
+
+
+def _decision_junk() -> bytes:
+    g = new_game(NAMES, seed=3)
+    for _ in range(8):
+        g.apply(g.legal_actions()[0])
+    d = g.to_dict()
+    i = next(i for i, row in enumerate(d["history"]) if row[0] == "decision")
+    d["history"][i][5] = {"player": "You", "kind": "pass"}
+    return json.dumps(d).encode()
+
+
+GARBAGE = {  # a file that is not a save -> what the message says
+    "deep lists": (lambda: b"[" * 100_000 + b"]" * 100_000, "nested too deep"),
+    "deep objects": (lambda: b'{"a": ' * 50_000 + b"1" + b"}" * 50_000, "nested too deep"),
+    "a dict for a decision": (_decision_junk, "a decision's action is text such as"),
+    "windows-1252": (lambda: json.dumps(_koeln().to_dict(), ensure_ascii=False).encode("cp1252"),
+                     "not a JSON save file (not UTF-8 text)"),
+    "a long number": (lambda: b'{"format": ' + b"9" * 5000 + b"}", "not a save file"),
+}
+
+
+@pytest.mark.parametrize("case", list(GARBAGE))
+def test_garbage_in_the_saves_folder_gives_a_message_on_load(place, case):
+    data, says = GARBAGE[case]
+    place["folder"].mkdir(parents=True)
+    (place["folder"] / "g.json").write_bytes(data())
+    t = app_table(place["folder"])
+    before = t.game.to_dict()
+    one(t, "pg-path").value = "g"
+    click(t, "pg-load")  # click_errors_fail: an exception out of the click fails the test
+    assert "could not load" in message(t) and says in message(t), message(t)
+    assert "#B00020" in message_html(t)
+    assert t.game.to_dict() == before
+    no_server_path(message(t), place["root"])
+
+
+def _upload(t: Table, name: str, content: bytes) -> None:
+    t.toolbar._uploaded({"new": ({"name": name, "type": "application/json", "size": len(content),
+                                  "content": memoryview(content),
+                                  "last_modified": datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC)},)})
+
+
+@pytest.mark.parametrize("case", list(GARBAGE))
+def test_garbage_opened_as_a_file_gives_a_message(place, case):
+    data, says = GARBAGE[case]
+    t = app_table(place["folder"])
+    before = t.game.to_dict()
+    _upload(t, "g.json", data())
+    assert "could not load g.json: " in message(t) and says in message(t), message(t)
+    assert t.game.to_dict() == before
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.binary(max_size=200) | st.text(max_size=60).map(str.encode))
+def test_any_bytes_are_a_game_or_a_refusal(data):
+    with contextlib.suppress(SaveRefused, SaveFileError):
+        saves.game_from_bytes(data)
+
+
+# --- private saves: each page saves under a code of its own -----------------------------------------------
+@pytest.fixture
+def private(monkeypatch):
+    monkeypatch.setenv("POWERGRID_PRIVATE_SAVES", "1")
+
+
+def test_private_saves_go_in_a_folder_named_by_the_tables_code(place, private):
+    t = app_table(place["folder"])
+    code = t.saves.code
+    assert saves.CODE.fullmatch(code)
+    assert f"your saves: code {code}" in html.unescape(re.sub(r"<[^>]+>", "", one(t, "pg-saves-code").value))
+    one(t, "pg-path").value = "mine"
+    click(t, "pg-save")
+    assert message(t) == (f"saved as mine.json under your code {code}; from another page, load it as "
+                          f"{code}/mine")
+    assert [p.relative_to(place["folder"]).as_posix() for p in place["folder"].rglob("*")] == [
+        code, f"{code}/mine.json"]
+    click(t, "pg-load")
+    assert "loaded mine" in message(t)
+
+
+def test_each_table_has_its_own_random_code(place, private):
+    codes = {app_table(place["folder"]).saves.code for _ in range(5)}
+    assert len(codes) == 5
+    assert not place["folder"].exists(), "a table writes nothing until Save"
+
+
+def test_a_private_save_is_not_loaded_by_its_name_on_another_table(place, private):
+    a, b = app_table(place["folder"]), app_table(place["folder"])
+    one(a, "pg-path").value = "mine"
+    click(a, "pg-save")
+    one(b, "pg-path").value = "mine"
+    click(b, "pg-load")
+    assert message(b) == ("could not load: there is no save named mine.json under your code "
+                          f"{b.saves.code}; a save of another page loads as code/name")
+
+
+def test_a_save_shared_by_code_and_name_loads_on_another_table(place, private):
+    a, b = app_table(place["folder"]), app_table(place["folder"])
+    one(a, "pg-path").value = "mine"
+    click(a, "pg-save")
+    b.submit(Done("You"))
+    one(b, "pg-path").value = f"{a.saves.code.upper()}/mine"
+    click(b, "pg-load")
+    assert message(b) == f"loaded {a.saves.code.upper()}/mine"
+    assert b.game.to_dict() == a.game.to_dict()
+
+
+def test_a_shared_save_cannot_be_overwritten_from_another_table(place, private):
+    a, b = app_table(place["folder"]), app_table(place["folder"])
+    one(a, "pg-path").value = "mine"
+    click(a, "pg-save")
+    before = snapshot(place["root"])
+    one(b, "pg-path").value = f"{a.saves.code}/mine"
+    click(b, "pg-save")
+    assert message(b) == (f"could not save: {a.saves.code}/mine.json is a save of another page: it can be "
+                          "loaded, not overwritten; save under a name of your own (your code is "
+                          f"{b.saves.code})")
+    assert snapshot(place["root"]) == before
+
+
+def test_a_table_may_name_its_own_saves_with_its_code(place, private):
+    t = app_table(place["folder"])
+    one(t, "pg-path").value = f"{t.saves.code}/mine"
+    click(t, "pg-save")
+    assert (place["folder"] / t.saves.code / "mine.json").is_file()
+
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("notacode/mine", "'notacode' is not a save code (a code is 10 letters and digits"),
+    ("../mine", "'..' is not allowed"),
+    ("abcdefghij/../mine", "'..' is not allowed"),
+    ("abcdefghij/sub/mine", "folders are not allowed"),
+    ("/etc/passwd", "paths are not allowed"),
+    ("abcdefghij/.hidden", "may not start with '.'"),
+    ("abcdefghij/x.py", "only JSON save files"),
+])
+def test_private_saves_refuse_what_is_not_a_code_and_a_plain_name(place, private, typed, says):
+    t = app_table(place["folder"])
+    before = snapshot(place["root"])
+    one(t, "pg-path").value = typed
+    with watch_opens() as opened:
+        for verb in ("load", "save"):
+            click(t, f"pg-{verb}")
+            assert f"could not {verb}: " in message(t) and says in message(t), message(t)
+            assert "or code/name for a save shared with you" in message(t)
+    assert opened == [] and snapshot(place["root"]) == before
+
+
+def test_an_unknown_code_is_a_missing_save(place, private):
+    t = app_table(place["folder"])
+    one(t, "pg-path").value = "abcdefghij/mine"
+    click(t, "pg-load")
+    assert message(t) == "could not load: there is no save named abcdefghij/mine.json (is the code right?)"
+
+
+def test_a_missing_private_save_lists_the_tables_saves(place, private):
+    t = app_table(place["folder"])
+    for name in ("b", "a"):
+        one(t, "pg-path").value = name
+        click(t, "pg-save")
+    one(t, "pg-path").value = "c"
+    click(t, "pg-load")
+    assert f"there is no save named c.json under your code {t.saves.code}; your saves: a, b" in message(t)
+
+
+def test_the_limits_count_the_saves_of_every_table(place, private, monkeypatch):
+    monkeypatch.setattr(saves, "MAX_FILES", 2)
+    a, b = app_table(place["folder"]), app_table(place["folder"])
+    for t, name in ((a, "one"), (b, "two")):
+        one(t, "pg-path").value = name
+        click(t, "pg-save")
+    one(b, "pg-path").value = "three"
+    click(b, "pg-save")
+    assert "could not save: the saves folder is full (2 saves); overwrite a save by its name (one of yours)" \
+        in message(b), message(b)
+    one(b, "pg-path").value = "two"
+    click(b, "pg-save")
+    assert "saved as two.json" in message(b)
+
+
+def test_without_the_setting_saves_are_shared(place, monkeypatch):
+    monkeypatch.delenv("POWERGRID_PRIVATE_SAVES", raising=False)
+    t = app_table(place["folder"])
+    assert t.saves.code is None and not t.toolbar.code.value
+    assert saves.save_policy(True, place["folder"], {"POWERGRID_PRIVATE_SAVES": "1"}).private
+    assert not saves.save_policy(True, place["folder"], {"POWERGRID_PRIVATE_SAVES": "0"}).private
+    assert saves.save_policy(True, place["folder"], {}, private=True).private

@@ -36,6 +36,35 @@ def _plants_text(plants: tuple[int, ...]) -> str:
     return ("plant " if len(plants) == 1 else "plants ") + ", ".join(map(str, plants))
 
 
+_TYPE_WORDS = {"int": "an integer", "str": "text", "int | None": "an integer or null",
+               "str | None": "text or null", "Tokens": "four integers (coal, oil, garbage, uranium)",
+               "Tokens | None": "null or four integers (coal, oil, garbage, uranium)",
+               "tuple[int, ...]": "a list of integers", "tuple[str, ...]": "a list of texts",
+               "tuple[tuple[str, int], ...]": "a list of [name, integer] pairs"}
+
+
+def _holds(v: Any, kind: str) -> bool:
+    """Whether ``v`` is of the field type spelt ``kind`` (the events' annotations, as text: ``int``,
+    ``Tokens | None``, ``tuple[str, ...]``, ``tuple[tuple[str, int], ...]``, ...)."""
+    if kind.endswith(" | None"):
+        return v is None or _holds(v, kind[:-7])
+    if kind == "Tokens":
+        kind = "tuple[int, int, int, int]"
+    if kind.startswith("tuple[") and kind.endswith("]"):
+        inner = kind[6:-1]
+        if not isinstance(v, tuple):
+            return False
+        if inner.endswith(", ..."):
+            return all(_holds(x, inner[:-5]) for x in v)
+        parts = [k.strip() for k in inner.split(",")]  # a fixed tuple of plain types
+        return len(v) == len(parts) and all(_holds(x, k) for x, k in zip(v, parts, strict=True))
+    if kind == "int":
+        return isinstance(v, int) and not isinstance(v, bool)
+    if kind in ("str", "Action"):
+        return isinstance(v, str if kind == "str" else Action)
+    raise TypeError(f"an event field of a type the reader does not know: {kind}")
+
+
 def _card(plant: int) -> str:
     return "the Step 3 card" if plant == STEP3 else f"plant {plant}"
 
@@ -112,11 +141,29 @@ class Event:
         values = []
         for name, v in zip(names, row[1:], strict=False):
             if name == "action":
+                if not isinstance(v, str):
+                    raise ValueError(f"a decision's action is text such as 'Ada: bid 15', not {v!r}")
                 v = Action.parse(v)
             elif isinstance(v, list):
                 v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
             values.append(v)
-        return cls(*values)
+        event = cls(*values)
+        event.check()
+        return event
+
+    def check(self) -> None:
+        """ValueError unless each field holds a value of its type and the event reads as a sentence (an
+        event read from a file may hold anything: a list where a number belongs, a phase that is none)."""
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not _holds(v, str(f.type)):
+                want = _TYPE_WORDS.get(str(f.type), f.type)
+                raise ValueError(f"a {self.kind!r} event's {f.name} must be {want}, not {v!r}")
+        try:
+            self.text()
+        except (LookupError, TypeError, ValueError) as e:
+            raise ValueError(f"a {self.kind!r} event that cannot be told ({type(e).__name__}: {e}): "
+                             f"{self.to_row()!r}") from None
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Event:

@@ -97,11 +97,13 @@ class Table(w.VBox):
 
     ``app``: the table is an app whose page others may open (Voila): Save and Load take only plain
     names in the ``saves`` folder (``powergrid_nb.panels.saves``). None: detected (Voila's kernel).
+    ``private_saves``: in app mode, the table saves under a random code of its own, and loads another
+    table's save as ``code/name``. None: ``POWERGRID_PRIVATE_SAVES=1``.
     """
 
     def __init__(self, game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *,
                  delay: float = 0.6, height: int = 560, app: bool | None = None,
-                 saves: str | os.PathLike[str] | None = None) -> None:
+                 saves: str | os.PathLike[str] | None = None, private_saves: bool | None = None) -> None:
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("pg-table")
         self.game: Game | None = None
@@ -125,7 +127,7 @@ class Table(w.VBox):
         self.actions.add_class("pg-panel")
         self.log_view = label(cls="pg-log")
         self.guard = ClickGuard(layout=shared(w.Layout, display="none"))
-        self.saves = save_policy(app, saves)
+        self.saves = save_policy(app, saves, private=private_saves)
         self.app = self.saves.app
         self.toolbar = Toolbar(self)
         self.hints = HintBox(self)
@@ -418,13 +420,15 @@ class Table(w.VBox):
 
 
 def play(game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *, delay: float = 0.6,
-         app: bool | None = None, saves: str | os.PathLike[str] | None = None, **new_game_args: Any) -> Table:
+         app: bool | None = None, saves: str | os.PathLike[str] | None = None,
+         private_saves: bool | None = None, **new_game_args: Any) -> Table:
     """A table to play ``game`` by clicking (none: the new-game form, or ``new_game(**new_game_args)``).
-    ``app=True`` (the app notebook) or Voila: saves are plain names in the ``saves`` folder.
+    ``app=True`` (the app notebook) or Voila: saves are plain names in the ``saves`` folder (each
+    table's own, under a code it shows, with ``private_saves=True`` or ``POWERGRID_PRIVATE_SAVES=1``).
 
     >>> play(new_game(["You", "Bo", "Cy"]), bots={"Bo": "heuristic", "Cy": "random"})  # doctest: +SKIP
     """
     if game is None and new_game_args:
         from powergrid_nb.engine.newgame import new_game
         game = new_game(**new_game_args)
-    return Table(game, bots, delay=delay, app=app, saves=saves)
+    return Table(game, bots, delay=delay, app=app, saves=saves, private_saves=private_saves)

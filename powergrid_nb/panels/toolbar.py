@@ -56,10 +56,17 @@ class Toolbar:
         # where Save and Load may go: any path in JupyterLab, plain names in one folder in app mode
         self.saves = getattr(table, "saves", None) or AnyPath()
         where = "in the app's saves folder under this name" if self.saves.app else "as JSON at the path"
+        code = getattr(self.saves, "code", None)  # private saves: this page's own, under its code
+        if code:
+            where = f"under this name, with your code {code}"
         self.path = with_class(w.Text(value=self.saves.default, layout=w.Layout(width="200px"),
                                       placeholder=self.saves.hint), "pg-path")
         self.save = button("Save", "pg-save", self._save, tooltip=f"save the game {where}")
         self.load = button("Load", "pg-load", self._load_path, tooltip=f"load the game saved {where}")
+        # private saves: the code that loads this page's saves from another page (or shares one)
+        tip = f"to load one of these saves from another page (or to share it), type {esc(code)}/its name"
+        self.code = label(f"<span title='{tip}'>your saves: code <b><code>{esc(code)}</code></b></span>"
+                          if code else "", cls="pg-saves-code")
         self.download = button("Download", "pg-download", self._download,
                                tooltip="download the game as a JSON file, through your browser")
         self.link = label(cls="pg-download-link")  # the data: link of the last Download (no request)
@@ -77,7 +84,8 @@ class Toolbar:
         self.seats = w.HBox()
         self.seat_boxes: dict[str, w.Dropdown] = {}
         self._syncing = False
-        self.widget = w.VBox([w.HBox([self.undo, self.new, self.edit, self.path, self.save, self.load,
+        shown = [self.code] if code else []
+        self.widget = w.VBox([w.HBox([self.undo, self.new, self.edit, self.path, self.save, self.load, *shown,
                                       self.download, self.link, self.upload],
                                      layout=w.Layout(align_items="center", flex_flow="row wrap")),
                               w.HBox([label("<b>Seats</b>"), self.seats, self.delay, self.pause],

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -93,31 +95,76 @@ def game_to_dict(g: Game, history: bool = True) -> dict[str, Any]:
 
 
 def save(g: Game, path: str | Path) -> None:
-    """Write the game as JSON (``load`` reads it back): indented, one history event a line."""
+    """Write the game as JSON (``load`` reads it back): the text of :func:`save_text`, in UTF-8."""
+    Path(path).write_text(save_text(g), encoding="utf-8")
+
+
+def save_text(g: Game) -> str:
+    """The text of a save file: the game as JSON, indented, one history event a line."""
     d = game_to_dict(g)
     rows = d.pop("history")
     text = json.dumps(d, ensure_ascii=False, indent=1)
     events = ",\n  ".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows)
     text = text[:-2] + (f',\n "history": [\n  {events}\n ]\n}}' if rows else ',\n "history": []\n}')
-    Path(path).write_text(text + "\n", encoding="utf-8")
+    return text + "\n"
 
 
 def load(path: str | Path, cls: type[G]) -> G:
     """Read a game saved with ``save``, built as ``cls``; a malformed file raises :class:`SaveFileError`.
     ``powergrid_nb.load(path)`` (:func:`powergrid_nb.engine.newgame.load`) reads a :class:`Game`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as e:
         raise SaveFileError(f"cannot read: {e.strerror}", (), "unreadable", root="", file=str(path)) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SaveFileError(f"not valid JSON (truncated or edited?) at line {e.lineno}, "
-                            f"column {e.colno}: {e.msg}", (), "not_json", root="", file=str(path)) from None
+        data = json_of(raw)
+    except SaveFileError as e:
+        raise e.in_file(str(path)) from None
     try:
         return game_from_dict(data, cls)
     except SaveFileError as e:
         raise e.in_file(str(path)) from None
+
+
+def json_of(raw: bytes) -> Any:
+    """The JSON data of a save file's bytes; :class:`SaveFileError` (code ``not_json``) when they are not
+    JSON in UTF-8: a binary file, a save re-encoded (as Windows-1252, ...), truncated, or nested too deep."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SaveFileError(f"not UTF-8 text (byte {e.start} is {raw[e.start]:#04x}): a save file is JSON in "
+                            "UTF-8; is it another kind of file, or a save an editor wrote in another "
+                            "encoding (such as Windows-1252)?", (), "not_json", root="") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SaveFileError(f"not valid JSON (truncated or edited?) at line {e.lineno}, "
+                            f"column {e.colno}: {e.msg}", (), "not_json", root="") from None
+    except RecursionError:
+        raise SaveFileError("not a save: its JSON is nested too deep to read", (), "not_json",
+                            root="") from None
+    except ValueError as e:  # a number of more than 4,300 digits, ...
+        raise SaveFileError(f"not a save: {e}", (), "not_json", root="") from None
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _save_errors_only(build: _F) -> _F:
+    """``build``, raising only :class:`SaveFileError`: data of a shape no reader foresaw (a list where a
+    text belongs, nesting too deep for Python) must not escape as a TypeError or a RecursionError."""
+    @functools.wraps(build)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return build(*args, **kwargs)
+        except SaveFileError:
+            raise
+        except RecursionError:
+            raise SaveFileError("nested too deep to be a game", (), "bad_value") from None
+        except (TypeError, AttributeError, LookupError, ArithmeticError, ValueError) as e:
+            raise SaveFileError(f"not a game: a value of the wrong type or shape somewhere "
+                                f"({type(e).__name__}: {e})", (), "bad_type") from None
+    return wrapper  # type: ignore[return-value]
 
 
 DataPath = tuple[str | int, ...]  # where in the dict: ("state", "players", "Ada", "money")
@@ -169,6 +216,7 @@ def _card_in(v: Any, path: DataPath) -> int:
     return v
 
 
+@_save_errors_only
 def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     """Build a game of class ``cls`` from :meth:`Game.to_dict` output or a hand-written scenario (validated):
     ``Game.from_dict(data)``."""
@@ -228,15 +276,18 @@ def _history_from(rows: list[Any], version: int) -> list[Event]:
         from .history_v1 import events_from_v1  # only old saves need it: not loaded with the engine
 
         try:
-            return events_from_v1(rows)
-        except (ValueError, TypeError, IndexError) as e:
+            events = events_from_v1(rows)
+            for e in events:
+                e.check()
+            return events
+        except (ValueError, TypeError, AttributeError, LookupError) as e:
             raise SaveFileError(f"cannot read the version-1 history: {e}", ("history",),
                                 "bad_value") from None
     out = []
     for i, row in enumerate(rows):
         try:
             out.append(Event.from_row(row))
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, AttributeError, LookupError) as e:
             raise SaveFileError(f"each event is [kind, round, phase, step, *fields]: {e}",
                                 ("history", i), "bad_value") from None
     return out
