@@ -9,7 +9,7 @@ from functools import cache
 
 from _panels import YOU, click_errors_fail, game_at, table_for  # noqa: F401 (autouse)
 
-from powergrid_nb import Build, BuyResources, Done, Game, Power, new_game
+from powergrid_nb import Build, BuyResources, Discard, Done, Game, Power, new_game
 from powergrid_nb.bots import RandomBot, play
 from powergrid_nb.engine.events import Decision, Refill
 from powergrid_nb.engine.gamelog import log_entries, log_lines, sentence
@@ -32,7 +32,9 @@ def test_the_log_is_the_events_sentences():
     g = whole_game()
     lines = log_lines(g)
     assert lines[0] == "Round 1 begins." and lines[-1].startswith("The game ends (R96).")
-    assert not any(" asks for " in x or " adds " in x for x in lines)  # requests: their outcomes show
+    asked = {e.text() for e in g.history if isinstance(e, Decision)
+             and isinstance(e.action, BuyResources | Build)}
+    assert asked and not asked & set(lines)  # requests: their outcomes show
     assert all(x.endswith(".") and (x[0].isupper() or x[0].isdigit()) for x in lines), lines
     assert len(lines) == len(log_entries(g))
 
@@ -101,8 +103,12 @@ def test_decisions_without_an_outcome_event_stay():
 
 def test_no_decision_of_a_whole_game_repeats_its_outcome():
     """Requests to buy, build, run plants or box a plant never show next to what they did."""
-    lines = log_lines(whole_game(seed=4, players=4, edition="recharged"))
-    assert not [x for x in lines if re.search(r" (asks for|adds|chooses to box) ", x)]
+    g = whole_game(seed=4, players=4, edition="recharged")
+    lines = log_lines(g)
+    asked = {e.text() for e in g.history if isinstance(e, Decision)
+             and isinstance(e.action, BuyResources | Build | Discard)}
+    assert asked and not asked & set(lines)
+    assert not [x for x in lines if re.search(r" chooses to box ", x)]
     assert not [x for x in lines if re.fullmatch(r"\w+ runs (no plants|plants? [\d, ]+)\.", x)]
 
 

@@ -69,8 +69,20 @@ def test_the_bid_amount_starts_at_the_minimum_bid_R28():
     g = t.game
     amount = one(t, "pg-bid-amount")
     plant = g.current_market()[0]
-    assert amount.min == amount.value == g.min_bid(plant) == plant
-    assert amount.max == g.money(YOU)  # R31: no bid above one's money
+    assert amount.value == g.min_bid(plant) == plant
+    assert f"{plant} to {g.money(YOU)}" in one(t, "pg-bid-range").value  # R31: no bid above one's money
+
+
+@pytest.mark.parametrize("typed, rule", [(60, "R31"), (2, "R28")])
+def test_a_bid_out_of_range_is_refused_with_the_rule_not_clamped_R28_R31(typed: int, rule: str):
+    """The box takes what is typed; the engine refuses a bid above one's money or below the minimum
+    and says why, and nothing is played (a box that clamped 60 to 50 would bid 50 unasked)."""
+    t = opening_table()
+    g = t.game
+    one(t, "pg-bid-amount").value = typed
+    assert one(t, "pg-open").description.endswith(f" at {typed}")
+    click(t, "pg-open")
+    assert g.actions == [] and rule in message(t)
 
 
 def test_the_discounted_plant_opens_at_1_Elektro_R40():
@@ -79,7 +91,7 @@ def test_the_discounted_plant_opens_at_1_Elektro_R40():
     low = g.current_market()[0]
     assert g.min_bid(low) == 1
     click(t, f"pg-plant-{low}")
-    assert one(t, "pg-bid-amount").min == 1
+    assert one(t, "pg-bid-amount").value == 1
     assert one(t, "pg-open").description == f"Open plant {low} at 1"
 
 
@@ -102,8 +114,18 @@ def test_choosing_a_plant_button_selects_it_for_the_opening_bid():
     third = g.current_market()[2]
     click(t, f"pg-plant-{third}")
     assert one(t, f"pg-plant-{third}").button_style == "info"
-    assert one(t, "pg-bid-amount").min == g.min_bid(third)
+    assert one(t, "pg-bid-amount").value == g.min_bid(third)
     assert one(t, "pg-open").description == f"Open plant {third} at {g.min_bid(third)}"
+
+
+def test_the_plant_chosen_but_not_opened_is_marked_in_the_plant_market():
+    t = opening_table()
+    g = t.game
+    third = g.current_market()[2]
+    click(t, f"pg-plant-{third}")
+    html = t.board.market.html
+    marked = re.findall(r'<div class="([^"]*pg-card-selected[^"]*)" data-plant="(\d+)"', html)
+    assert [int(n) for _, n in marked] == [third] and "chosen: set your bid" in html
 
 
 def test_clicking_a_plant_card_in_the_market_tab_selects_it():
@@ -157,7 +179,7 @@ def _auction_of_bo() -> Table:
 def test_a_running_auction_offers_a_raise_above_the_high_bid_and_pass_R29():
     t = _auction_of_bo()
     amount = one(t, "pg-bid-amount")
-    assert amount.min == amount.value == 11
+    assert amount.value == 11 and f"11 to {t.game.money(ADA)}" in one(t, "pg-bid-range").value
     assert one(t, "pg-raise").description == "Bid 11"
     assert has(t.actions, "pg-pass")
     assert not has(t.actions, "pg-open") and not has(t.actions, "pg-plant")
@@ -336,6 +358,17 @@ def test_done_ends_the_turn_R15():
     g = t.game
     assert Done(ADA) in g.actions
     assert g.phase != 3 or g.current_player != ADA
+
+
+def test_the_next_price_counts_the_tokens_already_queued_R50():
+    t = _buying(money=50)
+    g = t.game
+    first = g.purchase_cost(ADA, coal=1)
+    assert f"next at {first}" in one(t, "pg-info-coal").value
+    click(t, "pg-more-coal")
+    click(t, "pg-more-coal")
+    third = g.purchase_cost(ADA, coal=3) - g.purchase_cost(ADA, coal=2)
+    assert f"next at {third}," in one(t, "pg-info-coal").value
 
 
 def test_done_with_tokens_queued_buys_them_first_and_says_so_R51():

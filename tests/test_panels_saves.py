@@ -168,7 +168,8 @@ REFUSED = {  # the name typed -> what the message says was wrong
     "game.py": "only JSON save files (.json) are allowed, not .py",
     "a|b": "is not a plain name",
     "tab\tname": "is not a plain name",
-    "x" * 90: "is not a plain name",
+    "x" * 90: "the name is too long (90 characters)",
+    "x" * 300: "the name is too long (300 characters)",
 }
 
 

@@ -27,8 +27,9 @@ from _panels import (
     table_for,
 )
 
-from powergrid_nb import Done, Open, Pass, new_game
+from powergrid_nb import Build, Done, Open, Pass, new_game
 from powergrid_nb.bots import Bot
+from powergrid_nb.engine.gamelog import log_lines
 from powergrid_nb.panels import SetupForm, Table, play
 
 
@@ -145,6 +146,16 @@ def test_undo_takes_back_the_humans_last_decision_and_the_bot_moves_after_it():
     assert g.current_player == YOU
     assert "undone: You are done" in message(t)  # in the log's words, not the notation "You: done"
     assert not t.paused
+
+
+def test_undo_of_a_build_says_it_in_the_logs_words():
+    t = table_for(game_at(phase=4, round=1))  # 50 Elektro less a plant: a first city is affordable
+    g = t.game
+    city = next(a.cities[0] for a in g.legal_actions() if isinstance(a, Build))
+    t.submit(Build(YOU, city))
+    assert any(x.startswith(f"You build in {city}") for x in log_lines(g))
+    click(t, "pg-undo")
+    assert f"undone: You build in {city}" in message(t)
 
 
 def test_undo_with_nothing_to_undo_says_so():

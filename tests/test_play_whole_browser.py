@@ -117,7 +117,7 @@ def undo_a_purchase(drv: _lab.Driver, seat: DomSeat) -> str:
     assert holdings(seat) != held, "the purchase did not change the holdings shown"
     drv.tool("pg-undo", "undo")
     message = drv.message()
-    assert re.match(r"undone: You ask for 1 (coal|oil|garbage|uranium)$", message), message  # the log's words
+    assert re.match(r"undone: You buy 1 (coal|oil|garbage|uranium)$", message), message  # the log's words
     assert seat.log() == log, f"the log after Undo is not the log before the purchase: {seat.log()[-3:]}"
     assert holdings(seat) == held and seat.status() == status and panel_kind(seat) == "resources"
     return message

@@ -132,3 +132,10 @@ def test_the_specification_keeps_every_rule_worked_example_and_open_point():
     assert re.findall(r"^R(\d+)\. ", text, re.M) == [str(i) for i in range(1, 137)]
     assert re.findall(r"^### W(\d+) ", text, re.M) == [str(i) for i in range(1, 30)]
     assert re.findall(r"^\| O(\d+) \|", text, re.M) == [str(i) for i in range(1, 27)]
+
+
+@pytest.mark.parametrize("phase", [9, "4", True, -1])
+def test_rules_of_a_phase_that_is_none_is_an_error_naming_the_phases(phase) -> None:
+    with pytest.raises(ValueError, match=r"phase is one of 0 \(start cities\), .*5 \(bureaucracy\), not"):
+        rules(phase=phase)
+    assert rules(phase=4) and all(r.phase == 4 for r in rules(phase=4))

@@ -367,3 +367,9 @@ def test_R123_identical_in_both_editions():
     assert o["starting_money"] == 50 and o["build_prices"] == [10, 15, 20]
     assert o["payment"][:7] == [10, 22, 33, 44, 54, 64, 73] and o["payment"][20] == 150
     assert new_game(3, seed=1).s.res[:2] == new_game(3, edition="recharged", seed=1).s.res[:2]
+
+
+@pytest.mark.parametrize("players", ["4", b"4", 4.0, None])
+def test_R105_players_is_a_count_or_a_list_of_names(players) -> None:
+    with pytest.raises(ValueError, match="players is a count \\(2-6\\) or a list of names, not"):
+        new_game(players)

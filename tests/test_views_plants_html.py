@@ -130,6 +130,14 @@ def test_title_says_round_phase_step_and_who_opens():
     assert f"{g.current_player} to open a plant or pass" in text
 
 
+def test_in_round_1_the_title_does_not_offer_passing_R35():
+    g = new_game(3, seed=1)
+    assert g.round == 1
+    text = "".join(read(g).text)
+    assert f"{g.current_player} to open a plant (passing is not allowed, R35)" in text
+    assert "or pass" not in text
+
+
 def test_hybrid_cards_are_split_coal_and_oil():
     """R49: a hybrid plant's card is coloured half coal, half oil, as in the Plotly market."""
     g = scenario(phase=2, step=1, market=[5, 13, 14, 15, 16, 17, 18, 19])

@@ -470,8 +470,8 @@ _DECISION_TEXT: dict[type[Action], Any] = {
     Bid: lambda a: f"{a.player} bids {a.amount}.",
     Pass: lambda a: f"{a.player} passes.",
     Discard: lambda a: f"{a.player} chooses to box plant {a.plant} and keep {_keep_text(a)}.",
-    BuyResources: lambda a: f"{a.player} asks for {tokens_text(a.amounts)}.",
-    Build: lambda a: f"{a.player} adds {', '.join(a.cities)}.",
+    BuyResources: lambda a: f"{a.player} buys {tokens_text(a.amounts)}.",  # the words of its outcome
+    Build: lambda a: f"{a.player} builds in {', '.join(a.cities)}.",
     Done: lambda a: f"{a.player} is done.",
     Power: lambda a: (f"{a.player} runs {_plants_text(a.plants)}"
                       + ("" if a.hybrid_coal is None else f" with {a.hybrid_coal} coal in the hybrids")

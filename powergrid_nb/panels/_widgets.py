@@ -277,6 +277,10 @@ class PhasePanel:
         """Cities to preview on the map (the build queue)."""
         return []
 
+    def chosen_plant(self) -> int | None:
+        """A plant chosen to open but not opened yet (the plant market marks it)."""
+        return None
+
     def city_clicked(self, city: str) -> None:
         self.table.say(f"{esc(city)}: cities are chosen in the building phase", INFO)
 

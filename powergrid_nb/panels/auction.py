@@ -33,6 +33,11 @@ def keep_text(keep: Any) -> str:
     return "keep " + (", ".join(parts) if parts else "nothing")
 
 
+def bid_range(bids: range) -> str:
+    """The bids allowed, for beside the bid box: "5 to 50" (R28, R29, R31)."""
+    return f"{bids[0]} to {bids[-1]}" if len(bids) > 1 else f"only {bids[0]}"
+
+
 class AuctionPanel(PhasePanel):
     """Open an auction on a plant of the current market (a button or a click on its card), raise or
     pass; a player over the plant limit chooses a plant to discard and the tokens to keep."""
@@ -70,21 +75,26 @@ class AuctionPanel(PhasePanel):
                                 ui.box(w.VBox, cards)]
         if self.selected is not None:
             bids = opens[self.selected]
-            amount = ui.control(w.BoundedIntText, "pg-bid-amount",
+            # an IntText, not a BoundedIntText: a bid out of range is refused with the rule, not
+            # silently clamped in the browser (60 typed, 50 bid)
+            amount = ui.control(w.IntText, "pg-bid-amount",
                                 lambda c: self._relabel("pg-open",
                                                         f"Open plant {self.selected} at {c['new']}"),
-                                value=bids[0], min=bids[0], max=bids[-1], step=1, description="Bid",
-                                layout={"width": "170px"})
+                                value=bids[0], step=1, description="Bid", layout={"width": "170px"})
             go = ui.button(f"Open plant {self.selected} at {bids[0]}", "pg-open",
                            lambda: self.table.submit(Open(player, self.selected, amount.value)),
                            style="success")
-            kids.append(ui.box(w.HBox, [amount, go]))
+            kids.append(ui.box(w.HBox, [amount, go, ui.label(note(bid_range(bids)), "pg-bid-range")]))
         if can_pass:
             kids.append(ui.button("Pass (no plant this round)", "pg-pass",
                                   lambda: self.table.submit(Pass(player))))
         else:
             kids.append(ui.label(note("Round 1: every player buys a plant, passing is not allowed (R35).")))
         return kids
+
+    def chosen_plant(self) -> int | None:
+        g = self.table.game
+        return self.selected if g is not None and g.auction is None and g.discarding is None else None
 
     def plant_clicked(self, plant: int) -> None:
         g = self.table.game
@@ -102,6 +112,7 @@ class AuctionPanel(PhasePanel):
         self.table.say("")
         self.selected = plant
         self.rerender()
+        self.table.board.refresh()  # the plant market marks the plant chosen
 
     def _relabel(self, cls: str, text: str) -> None:
         b = self.shown(cls)
@@ -120,13 +131,12 @@ class AuctionPanel(PhasePanel):
         choices = g.bid_choices()
         bids = choices.raises if choices else range(0)
         if bids:
-            amount = ui.control(w.BoundedIntText, "pg-bid-amount",
+            amount = ui.control(w.IntText, "pg-bid-amount",
                                 lambda c: self._relabel("pg-raise", f"Bid {c['new']}"),
-                                value=bids[0], min=bids[0], max=bids[-1], step=1, description="Bid",
-                                layout={"width": "170px"})
+                                value=bids[0], step=1, description="Bid", layout={"width": "170px"})
             raise_ = ui.button(f"Bid {bids[0]}", "pg-raise",
                                lambda: self.table.submit(Bid(player, amount.value)), style="success")
-            kids.append(ui.box(w.HBox, [amount, raise_]))
+            kids.append(ui.box(w.HBox, [amount, raise_, ui.label(note(bid_range(bids)), "pg-bid-range")]))
         else:
             kids.append(ui.label(note(f"{esc(player)} cannot bid more than {g.money(player)} Elektro.")))
         kids.append(ui.button("Pass (leave this auction)", "pg-pass",

@@ -60,7 +60,8 @@ class Board:
         self.market: MarketView | None = None
         self.rules = RulesView()
         self.builders: dict[str, Callable[[Game], Any]] = {
-            "Plant market": lambda g: views.plants_html(g, style=False),  # MarketView has the style
+            # MarketView has the style
+            "Plant market": lambda g: views.plants_html(g, style=False, selected=self.table.chosen_plant()),
             "Resources": lambda g: views.resources_figure(g, player=self.table.viewer(), height=560),
             "Players": lambda g: views.players_figure(g),  # its height: a row per participant
             "History": lambda g: views.history_figure(g, height=700)}
@@ -91,9 +92,10 @@ class Board:
             choices = g.bid_choices()
             openable = frozenset(x for x, bids in choices.openings.items() if bids) if choices else \
                 frozenset()
-            # "Bo to open a plant or pass"
+            # "Bo to open a plant or pass" (or not pass, R35; or discard, R36)
             opener = g.current_player if g.phase == Phase.AUCTION and not bid else None
-            return (when, opener, cards, bid, openable, g.discount,
+            may_pass = bool(choices and choices.may_pass)
+            return (when, opener, g.discarding, may_pass, t.chosen_plant(), cards, bid, openable, g.discount,
                     tuple(g.min_bid(n) for n in shown), tuple(g.fuel_cost(n) for n in shown))
         holdings = tuple((g.money(p), tuple(g.plants_in_order(p)), tuple(g.tokens_of(p).values()),
                           g.city_count(p)) for p in everyone)

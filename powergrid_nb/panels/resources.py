@@ -65,7 +65,13 @@ class ResourcesPanel(PhasePanel):
             if n == 0 and more == 0 and held[r] == 0:
                 continue  # nothing to buy or hold of this resource
             price = rf.loc[r, "next_price"]
-            price_text = "none on the market" if pd.isna(price) else f"next at {price}"
+            after = quote(g, player, {**self.amounts, r: n + 1})[0] if more and cost is not None else None
+            if after is not None:  # the next token after the ones queued
+                price_text = f"next at {after - cost}"
+            elif n:
+                price_text = "no more after these"
+            else:
+                price_text = "none on the market" if pd.isna(price) else f"next at {price}"
             minus = ui.button("−", f"pg-less-{r}", lambda r=r: self._step(r, -1), disabled=n == 0,
                               width="36px")
             tip = f"one more {r}" if more else f"no more {r}: storage, supply or money"
@@ -73,7 +79,7 @@ class ResourcesPanel(PhasePanel):
                           width="36px", tooltip=tip)
             shown = ui.label(f"<b style='font-size:1.2em'>{n}</b>", f"pg-count-{r}", width="28px")
             info = ui.label(f"<b>{r}</b>: hold {held[r]}, {price_text}, room for {n + more}",
-                         width="auto")
+                            f"pg-info-{r}", width="auto")
             rows.append(ui.box(w.HBox, [minus, shown, plus, info], align_items="center"))
         total = sum(self.amounts.values())
         if cost is None:

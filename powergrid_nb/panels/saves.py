@@ -45,7 +45,8 @@ CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # private saves' codes: no 0
 CODE_LENGTH = 10  # 50 random bits: a code is not guessed
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 LISTED = 20  # a missing save's message names at most this many of the saves there are
-PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,79}")
+MAX_NAME = 80  # characters of a save's name, ".json" included
+PLAIN = re.compile(rf"[A-Za-z0-9][A-Za-z0-9 _.-]{{0,{MAX_NAME - 1}}}")
 ALLOWED = ("a plain name such as my_game or my_game.json (letters, digits, spaces, '-', '_' and '.', "
            "at most 80 characters)")
 # set in the kernels Voila starts (voila/handler.py, voila/voila_kernel_manager.py)
@@ -151,6 +152,8 @@ class SavesFolder:
         text = text.strip()
         if not text:
             raise SaveRefused(f"a save needs a name: use {allowed}")
+        if len(text) > MAX_NAME:
+            raise SaveRefused(f"the name is too long ({len(text):,} characters): use {allowed}")
         if text.startswith(("/", "\\", "~")) or re.match(r"[A-Za-z]:", text) or os.path.isabs(text):
             raise SaveRefused("paths are not allowed here, saves stay in the app's saves folder: "
                               f"use {allowed}")

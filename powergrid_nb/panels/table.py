@@ -347,6 +347,10 @@ class Table(w.VBox):
     def plan(self) -> list[str]:
         return self._panel.plan() if self._panel is not None else []
 
+    def chosen_plant(self) -> int | None:
+        """The plant the player to act chose to open, not opened yet (None if none)."""
+        return self._panel.chosen_plant() if self._panel is not None else None
+
     def city_clicked(self, city: str) -> None:
         if self._panel is not None:
             self._panel.city_clicked(city)

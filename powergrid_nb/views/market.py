@@ -58,6 +58,8 @@ MARKET_CSS = """
 .pg-card-openable { cursor: pointer; box-shadow: 0 0 0 2px #fff, 0 0 0 4px #1565C0; }
 .pg-card-openable:hover { box-shadow: 0 0 0 2px #fff, 0 0 0 5px #0D47A1; }
 .pg-card-auction { border: 5px solid $auction; padding: 0 0 2px; }
+.pg-card-selected { border: 5px solid #1565C0; padding: 0 0 2px; }
+.pg-card-chosen { background: #1565C0; border-bottom-color: #1565C0; }
 .pg-card-badge { font-size: 13px; font-weight: bold; color: #fff; border-bottom: 2px solid $auction;
   padding: 2px 2px; line-height: 1.25; }
 .pg-card-step3 { background: #fff; border: 3px dashed #333; color: #333; display: flex;
@@ -76,7 +78,7 @@ def _fill(fuel: str) -> str:
     return _HYBRID_FILL if fuel == "hybrid" else FUEL_COLORS[fuel]
 
 
-def _card(g: Game, row: dict[str, Any]) -> str:
+def _card(g: Game, row: dict[str, Any], selected: int | None = None) -> str:
     if row["is_step3"]:
         lines = step3_lines()
         tip = "\n".join(hover_lines(row))
@@ -91,6 +93,9 @@ def _card(g: Game, row: dict[str, Any]) -> str:
         if row["biddable_now"]:
             classes.append("pg-card-openable")
     badge = ""
+    if number == selected and row["biddable_now"] and not row["in_auction"]:
+        classes.append("pg-card-selected")
+        badge = '<div class="pg-card-badge pg-card-chosen">chosen: set your bid</div>'
     if row["in_auction"]:
         classes.append("pg-card-auction")
         badge = (f'<div class="pg-card-badge" style="background:{player_color(g, str(row["leader"]))}">'
@@ -108,10 +113,11 @@ def _key() -> str:
     return f'<div class="pg-market-key"><span>{KEY_TITLE}</span>{items}</div>'
 
 
-def plants_html(g: Game, *, style: bool = True) -> str:
+def plants_html(g: Game, *, style: bool = True, selected: int | None = None) -> str:
     """The current and future plant markets as an HTML fragment of cards (Step 3: one row of six), with
     the auction, the round and phase, and the key of card colours. ``style=False`` leaves out the
-    style sheet (``MARKET_CSS``), for a page that has it already: the play table puts it in once."""
+    style sheet (``MARKET_CSS``), for a page that has it already: the play table puts it in once.
+    ``selected``: a plant the player to act has chosen to open (outlined and marked) while no auction runs."""
     rows = plants_rows(g)
     status = market_status(g)
     parts = [f"<style>{MARKET_CSS}</style>" if style else "",
@@ -123,7 +129,7 @@ def plants_html(g: Game, *, style: bool = True) -> str:
         if not cards:
             continue
         parts.append(f'<div class="pg-market-row" data-market="{market}">')
-        parts += [_card(g, r) for r in cards]
+        parts += [_card(g, r, selected) for r in cards]
         if g.step != 3:
             name, note = ROW_LABELS[market]
             parts.append(f'<div class="pg-market-label"><b>{name}</b><br>{note}</div>')

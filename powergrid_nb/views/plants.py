@@ -203,8 +203,14 @@ def market_status(g: Game) -> list[str]:
     if auction is not None:
         status.append(f"auction: plant {auction.plant}, {auction.leader} {verb(auction.leader, 'leads')} "
                       f"at {auction.bid}")
+    elif g.phase == Phase.AUCTION and g.discarding:
+        status.append(f"{g.discarding} to discard a plant (over the limit, R36)")
     elif g.phase == Phase.AUCTION and g.current_player:
-        status.append(f"{g.current_player} to open a plant or pass")
+        choices = g.bid_choices()
+        if choices is not None and choices.may_pass:
+            status.append(f"{g.current_player} to open a plant or pass")
+        else:  # R35: in round 1 every player buys a plant
+            status.append(f"{g.current_player} to open a plant (passing is not allowed, R35)")
     return status
 
 

@@ -95,8 +95,14 @@ def rules(phase: int | None = None, edition: str | None = None) -> list[Rule]:
     ``Phase.BUILDING`` or 4), optionally only those of one edition."""
     out = [r for r in _all().values() if r.number.startswith("R")]
     if phase is not None:
+        phases = sorted({r.phase for r in out if r.phase is not None})
+        if isinstance(phase, bool) or phase not in phases:
+            listed = ", ".join(f"{p:d} ({p.label})" for p in phases)
+            raise ValueError(f"phase is one of {listed}, not {phase!r}")
         out = [r for r in out if r.phase == phase]
     if edition is not None:
+        if edition not in EDITION_NAMES:
+            raise ValueError(f"unknown edition {edition!r}; editions are {', '.join(EDITION_NAMES)}")
         out = [r for r in out if r.applies_to(edition)]
     return out
 
