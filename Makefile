@@ -30,8 +30,14 @@ LAB_FLAGS := --LabApp.default_url=/lab/tree/01_play.ipynb --LabApp.news_url=None
 APP_FLAGS := --template=powergrid --strip_sources=True --show_tracebacks=False
 APP_PATH  := $(CURDIR)/powergrid_nb/jupyter_data$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
 
+# The Lab's default settings (powergrid_nb/jupyter_config/*/labconfig): no news pop-up anywhere; to play
+# (PLAY_CONFIG) no autosave either, so a played game leaves the notebook as it was (the table saves games
+# in notebooks/saves/, which git ignores). The lessons and the classroom keep autosave: work is saved.
+LAB_CONFIG = $(CURDIR)/powergrid_nb/jupyter_config/$(1)$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH),)
+PLAY_CONFIG := $(call LAB_CONFIG,play)
+QUIET_CONFIG := $(call LAB_CONFIG,quiet)
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_FLAGS) notebooks/01_play.ipynb
+	JUPYTER_CONFIG_PATH="$(PLAY_CONFIG)" $(BIN)/jupyter lab $(ROOT_FLAG) $(LAB_FLAGS) notebooks/01_play.ipynb
 
 # Play as a class (README): ROOMS=class.sqlite is the rooms file whose rooms players join by code;
 # APP_HOST=0.0.0.0 lets the other machines of the class network open the app (Voila: this machine only).
@@ -46,7 +52,8 @@ app: $(STAMP)
 CLASSROOM_LAB_FLAGS := --LabApp.default_url=/lab/tree/classroom.ipynb --LabApp.news_url=None \
 	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 classroom: $(STAMP)
-	$(ROOMS_ENV) $(BIN)/jupyter lab $(ROOT_FLAG) $(CLASSROOM_LAB_FLAGS) notebooks/classroom.ipynb
+	$(ROOMS_ENV) JUPYTER_CONFIG_PATH="$(QUIET_CONFIG)" $(BIN)/jupyter lab $(ROOT_FLAG) $(CLASSROOM_LAB_FLAGS) \
+		notebooks/classroom.ipynb
 
 # The course (notebooks/lessons/README.md): JupyterLab on lesson 1, the others beside it; or the lessons as
 # read-only web pages with Voila (the code shows, nobody can change it; the exercises need JupyterLab).
@@ -57,7 +64,8 @@ LESSONS_LAB_FLAGS := --LabApp.default_url=/lab/tree/01_resource_market.ipynb --L
 LESSONS_APP_FLAGS := --template=powergrid --strip_sources=False --show_tracebacks=False --classic_tree=True
 
 lessons: $(STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) $(LESSONS_LAB_FLAGS) notebooks/lessons/01_resource_market.ipynb
+	JUPYTER_CONFIG_PATH="$(QUIET_CONFIG)" $(BIN)/jupyter lab $(ROOT_FLAG) $(LESSONS_LAB_FLAGS) \
+		notebooks/lessons/01_resource_market.ipynb
 
 lessons-app: $(STAMP)
 	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(LESSONS_APP_FLAGS) notebooks/lessons

@@ -167,17 +167,15 @@ def make_flags(name: str) -> list[str]:
 
 def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
     """A copy of notebooks/ to serve (autosave and checkpoints stay out of the repo) and the server's
-    environment: isolated Lab settings (no news toast) and workspaces, the app's Voila template
+    environment: isolated Lab settings and workspaces, `make lab`'s default settings, the app's Voila template
     (JUPYTER_PATH, as `make app` sets it) and this checkout first on the kernels' path."""
     root = tmp / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    sdir = tmp / "settings" / "@jupyterlab" / "apputils-extension"
-    sdir.mkdir(parents=True)
-    (sdir / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"), PYTHONUNBUFFERED="1")
-    for key, path in (("PYTHONPATH", ROOT), ("JUPYTER_PATH", ROOT / "powergrid_nb" / "jupyter_data")):
+    # the Lab's default settings as `make lab` gives them (PLAY_CONFIG): no news pop-up, no autosave
+    for key, path in (("PYTHONPATH", ROOT), ("JUPYTER_PATH", ROOT / "powergrid_nb" / "jupyter_data"),
+                      ("JUPYTER_CONFIG_PATH", ROOT / "powergrid_nb" / "jupyter_config" / "play")):
         env[key] = os.pathsep.join(p for p in (str(path), os.environ.get(key, "")) if p)
     for key in ("SERVER_SOFTWARE", "POWERGRID_APP", "POWERGRID_SAVES", "POWERGRID_ROOMS"):  # the server's own
         env.pop(key, None)

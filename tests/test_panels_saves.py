@@ -347,6 +347,17 @@ def test_in_jupyterlab_any_path_is_allowed(tmp_path):
     assert (tmp_path / "abs.json").is_file()
 
 
+def test_in_jupyterlab_the_default_save_goes_to_the_ignored_saves_folder(tmp_path, monkeypatch):
+    """A played game leaves the checkout clean: the default save is saves/, which git ignores there."""
+    monkeypatch.chdir(tmp_path)
+    t = Table(game_at(phase=3, round=2), bots={"Bo": "random", "Cy": "random"}, delay=0, app=False)
+    assert one(t, "pg-path").value == "saves/powergrid_save.json"
+    click(t, "pg-save")
+    assert (tmp_path / "saves" / "powergrid_save.json").is_file()
+    gitignore = Path(__file__).resolve().parents[1] / ".gitignore"
+    assert "notebooks/saves/" in gitignore.read_text(encoding="utf-8").splitlines()
+
+
 # --- the browser's download and file picker -------------------------------------------------------------
 @pytest.mark.parametrize("app", [False, True])
 def test_download_offers_the_game_as_a_data_link(place, app):

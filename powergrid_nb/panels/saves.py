@@ -102,11 +102,12 @@ class AnyPath:
 
     app = False
     hint = "save file path"
-    default = "powergrid_save.json"
+    default = f"{DEFAULT_FOLDER}/powergrid_save.json"  # the checkout ignores notebooks/saves/
 
     def save(self, game: Game, text: str) -> str:
-        """Write ``game`` at the path ``text``; returns where, for the message."""
-        game.save(text)
+        """Write ``game`` at the path ``text`` (its folder made if missing); returns where, to say."""
+        Path(text).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        game.save(Path(text).expanduser())
         return f"saved to {text}"
 
     def load(self, text: str) -> Game:
