@@ -31,7 +31,7 @@ APP_FLAGS := --template=powergrid --strip_sources=True --show_tracebacks=False
 APP_PATH  := $(CURDIR)/powergrid_nb/jupyter_data$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
 # The app's server configuration (powergrid_nb/jupyter_config/voila.json, found through JUPYTER_CONFIG_PATH;
 # docs/app.md, "Security"): kernel websockets of the v1 protocol only, no tracebacks to the page, at most
-# 30 kernels (APP_KERNELS=N for another cap), idle kernels shut down after 20 minutes (APP_IDLE=SECONDS).
+# 40 kernels (APP_KERNELS=N for another cap), idle kernels shut down after 20 minutes (APP_IDLE=SECONDS).
 APP_CONFIG := $(CURDIR)/powergrid_nb/jupyter_config$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH),)
 APP_KERNELS ?=
 APP_IDLE ?=
