@@ -13,9 +13,9 @@ run time: these are subclasses, chosen by configuration.
     - closes a websocket whose v1 frame does not hold together (its offset count, or an offset,
       beyond the frame): jupyter_server's ``deserialize_msg_from_ws_v1`` would loop as long;
     - with ``hide_tracebacks`` (the app's configuration; Voila's ``--show_tracebacks=False`` covers
-      only the notebook's cells), sends the page no traceback: an ``error`` message from the kernel
-      goes out with its traceback, type and text replaced by one generic sentence, and the kernel's
-      stderr stream is not sent; both go to the server's log instead.
+      only the notebook's cells), sends the page no traceback: an error from the kernel (``error``,
+      ``execute_reply``) goes out with its traceback, type and text replaced by one generic
+      sentence, and the kernel's stderr stream is not sent; both go to the server's log instead.
 
 :class:`AppKernelManager` (``VoilaConfiguration.multi_kernel_manager_class``)
     jupyter_server's kernel manager with a cap: ``max_kernels`` kernels at most (starting ones
@@ -101,16 +101,19 @@ class AppKernelConnection(ZMQChannelsWebsocketConnection):
         super().handle_outgoing_message(stream, outgoing_msg)
 
     def _without_tracebacks(self, msg_list: list[t.Any]) -> list[t.Any]:
-        """``msg_list`` (a kernel message's parts as received, identities first) with an error's
-        content replaced, or [] for a stderr stream; other messages unchanged."""
+        """``msg_list`` (a kernel message's parts as received, identities first) with the traceback,
+        type and text of an error (an ``error`` message, an ``execute_reply`` of status "error")
+        replaced, or [] for a stderr stream; other messages unchanged."""
         idents, parts = self.session.feed_identities(msg_list)
         if len(parts) < 5:  # signature, header, parent header, metadata, content
             return msg_list
         header = self.session.unpack(_bytes(parts[1]))
         kind = header.get("msg_type")
-        if kind not in ("error", "stream"):
+        if kind not in ("error", "stream", "execute_reply"):
             return msg_list
         content = self.session.unpack(_bytes(parts[4]))
+        if kind == "execute_reply" and content.get("status") != "error":
+            return msg_list
         if kind == "stream":
             if content.get("name") != "stderr":
                 return msg_list
@@ -120,7 +123,7 @@ class AppKernelConnection(ZMQChannelsWebsocketConnection):
         self.log.warning("Kernel %s error (not sent to the page):\n%s", self.kernel_id,
                          ANSI.sub("", "\n".join(content.get("traceback") or [])) or
                          f"{content.get('ename')}: {content.get('evalue')}")
-        content = {"ename": "Error", "evalue": HIDDEN_ERROR, "traceback": [HIDDEN_ERROR]}
+        content = {**content, "ename": "Error", "evalue": HIDDEN_ERROR, "traceback": [HIDDEN_ERROR]}
         parts = list(parts)
         parts[4] = self.session.pack(content)
         parts[0] = self.session.sign(parts[1:5])  # the server's session signs what it relays

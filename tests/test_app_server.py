@@ -199,6 +199,8 @@ def test_a_kernel_websocket_of_the_old_protocol_cannot_freeze_the_server() -> No
         assert not frozen, (f"after the old-protocol websocket ({outcome}) the server answered "
                             f"{sum(answered)}/{len(answered)} probes within 1 s; memory +{grown:.0f} MB")
         assert outcome == "refused: HTTP 400", outcome
+        print(f"old-protocol websocket {outcome}; then {sum(answered)}/{len(answered)} probes answered "
+              f"within 1 s, memory +{grown:.1f} MB at most")
 
         async def bad_v1_frame() -> tuple[int | None, str]:
             ws = await websocket_connect(HTTPRequest(ws_url(srv, kernel)), subprotocols=[V1])
@@ -218,6 +220,8 @@ def test_a_kernel_websocket_of_the_old_protocol_cannot_freeze_the_server() -> No
         assert not frozen, (f"after a malformed v1 frame the server answered {sum(answered)}/{len(answered)} "
                             f"probes within 1 s; memory +{grown:.0f} MB")
         assert closed[0] == 1003, closed
+        print(f"malformed v1 frame: websocket closed {closed}; then {sum(answered)}/{len(answered)} probes "
+              f"answered within 1 s, memory +{grown:.1f} MB at most")
         status, _ = load_page(srv)
         assert status == 200, "the app no longer serves its page"
 
