@@ -1,11 +1,12 @@
 """The app's server cannot be frozen or exhausted from its page (powergrid_nb/app_server.py,
 powergrid_nb/jupyter_config/voila.json; docs/app.md, "Security").
 
-Each test starts a real Voila on the app as `make app` starts it (tests/_lab.py: the Makefile's flags,
-the shipped configuration through JUPYTER_CONFIG_PATH), some with one more flag (a small kernel cap, a
-short culling timeout), and talks to it as an attacker would: plain HTTP and a websocket client
-(tornado's), no browser. Every wait is bounded; a frozen server is killed at once. Server logs go to
-test-artifacts/app-server/.
+Each ``slow`` test starts a real Voila on the app as `make app` starts it (tests/_lab.py: the Makefile's
+flags, the shipped configuration through JUPYTER_CONFIG_PATH), some with one more flag (a small kernel
+cap, a short culling timeout), or JupyterLab with `make classroom`'s websocket option, and talks to it as
+an attacker would: plain HTTP and a websocket client (tornado's), no browser. Every wait is bounded; a
+frozen server is killed at once. Server logs go to test-artifacts/app-server/. The other tests read the
+configuration and check the frame check alone.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from jupyter_server.services.kernels.connection.base import (
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-slow = pytest.mark.slow  # a real Voila server and kernels (about a minute for the four)
+slow = pytest.mark.slow  # a real server and kernels (about 75 s for the five)
 
 LOGS = _lab.ROOT / "test-artifacts" / "app-server"
 V1 = "v1.kernel.websocket.jupyter.org"
@@ -311,3 +312,55 @@ def test_a_failing_comm_message_sends_no_traceback_to_the_page() -> None:
         for leak in ("Traceback", "TraitError", ".py", "site-packages", str(_lab.ROOT), "/"):
             assert leak not in sent, f"{leak!r} sent to the page: {sent[:2000]}"
         assert "TraitError" in Path(srv.log_path).read_text(errors="replace"), "the server's log lacks it"
+
+
+# ------------------------------------------------------------------------------- the frame check, alone
+
+def test_the_frame_check_takes_v1_frames_and_refuses_the_rest() -> None:
+    """``v1_frame_ok``: a frame jupyter_server writes passes; the old format, an offset count beyond the
+    frame, offsets beyond it or going back, a short frame and text do not (checked in microseconds, never
+    looping over the count a frame claims)."""
+    from powergrid_nb.app_server import offered_subprotocols, v1_frame_ok
+
+    good = v1_frame(comm_update("m", {"value": 1}), (b"\x00" * 16,))
+    assert v1_frame_ok(good) and v1_frame_ok(memoryview(good))
+    old = SESSION.msg("comm_msg", {"comm_id": "m", "data": {}})
+    assert not v1_frame_ok(serialize_binary_message({**old, "channel": "shell", "buffers": [b"x"]}))
+    huge = bytearray(good)
+    huge[:8] = (1 << 62).to_bytes(8, "little")
+    t0 = time.perf_counter()
+    assert not v1_frame_ok(bytes(huge))
+    assert time.perf_counter() - t0 < 0.1
+    last = 8 * int.from_bytes(good[:8], "little")  # where the last offset is written
+    past = bytearray(good)
+    past[last:last + 8] = (len(good) + 1).to_bytes(8, "little")
+    assert not v1_frame_ok(bytes(past))
+    back = bytearray(good)
+    back[16:24] = (0).to_bytes(8, "little")  # the second offset before the first
+    assert not v1_frame_ok(bytes(back))
+    assert not v1_frame_ok(good[:7]) and not v1_frame_ok(good.decode("latin-1"))
+    assert offered_subprotocols(f"x, {V1}") == ["x", V1] and offered_subprotocols(None) == []
+
+
+# ---------------------------------------------------------------------------- `make classroom` (JupyterLab)
+
+@slow
+def test_the_classroom_lab_refuses_old_protocol_kernel_websockets() -> None:
+    """JupyterLab with `make classroom`'s kernel websocket option: a websocket without the v1 subprotocol
+    is refused (HTTP 400), one with it opens."""
+    flag = next(f for f in _lab.make_flags("CLASSROOM_LAB_FLAGS") if "kernel_websocket_connection_class" in f)
+    with _lab.server("lab", log_dir=LOGS / "classroom", flags=(flag,)) as srv:
+        kernel = json.loads(_lab._request(f"{srv.base}/api/kernels", method="POST"))["id"]
+
+        async def connect() -> tuple[str, str | None]:
+            try:
+                await websocket_connect(HTTPRequest(ws_url(srv, kernel)))
+                old = "accepted"
+            except HTTPClientError as e:
+                old = f"refused: HTTP {e.code}"
+            ws = await websocket_connect(HTTPRequest(ws_url(srv, kernel)), subprotocols=[V1])
+            chosen = ws.selected_subprotocol
+            ws.close()
+            return old, chosen
+
+        assert asyncio.run(asyncio.wait_for(connect(), 60)) == ("refused: HTTP 400", V1)
