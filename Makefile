@@ -29,6 +29,14 @@ LAB_FLAGS := --LabApp.default_url=/lab/tree/01_play.ipynb --LabApp.news_url=None
 # template (powergrid_nb/jupyter_data/voila/templates/powergrid: Voila's lab template without its CDN stylesheets).
 APP_FLAGS := --template=powergrid --strip_sources=True --show_tracebacks=False
 APP_PATH  := $(CURDIR)/powergrid_nb/jupyter_data$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
+# The app's server configuration (powergrid_nb/jupyter_config/voila.json, found through JUPYTER_CONFIG_PATH;
+# docs/app.md, "Security"): kernel websockets of the v1 protocol only, no tracebacks to the page, at most
+# 40 kernels (APP_KERNELS=N for another cap), idle kernels shut down after 20 minutes (APP_IDLE=SECONDS).
+APP_CONFIG := $(CURDIR)/powergrid_nb/jupyter_config$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH),)
+APP_KERNELS ?=
+APP_IDLE ?=
+APP_LIMITS = $(if $(APP_KERNELS),--AppKernelManager.max_kernels=$(APP_KERNELS),) \
+	$(if $(APP_IDLE),--MappingKernelManager.cull_idle_timeout=$(APP_IDLE),)
 
 # The Lab's default settings (powergrid_nb/jupyter_config/*/labconfig): no news pop-up anywhere; to play
 # (PLAY_CONFIG) no autosave either, so a played game leaves the notebook as it was (the table saves games
@@ -45,12 +53,14 @@ ROOMS ?=
 APP_HOST ?=
 ROOMS_ENV = $(if $(ROOMS),POWERGRID_ROOMS="$(abspath $(ROOMS))",)
 app: $(STAMP)
-	JUPYTER_PATH="$(APP_PATH)" $(ROOMS_ENV) \
-		$(BIN)/voila $(APP_FLAGS) $(if $(APP_HOST),--Voila.ip=$(APP_HOST),) notebooks/app.ipynb
+	JUPYTER_PATH="$(APP_PATH)" JUPYTER_CONFIG_PATH="$(APP_CONFIG)" $(ROOMS_ENV) \
+		$(BIN)/voila $(APP_FLAGS) $(APP_LIMITS) $(if $(APP_HOST),--Voila.ip=$(APP_HOST),) notebooks/app.ipynb
 
 # The teacher's view of the rooms (notebooks/classroom.ipynb) in JupyterLab, on the teacher's machine only.
+# Its kernel websockets are the app's (powergrid_nb/app_server.py): the v1 protocol only, frames checked.
 CLASSROOM_LAB_FLAGS := --LabApp.default_url=/lab/tree/classroom.ipynb --LabApp.news_url=None \
-	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	--ServerApp.kernel_websocket_connection_class=powergrid_nb.app_server.AppKernelConnection
 classroom: $(STAMP)
 	$(ROOMS_ENV) JUPYTER_CONFIG_PATH="$(QUIET_CONFIG)" $(BIN)/jupyter lab $(ROOT_FLAG) $(CLASSROOM_LAB_FLAGS) \
 		notebooks/classroom.ipynb
@@ -68,7 +78,8 @@ lessons: $(STAMP)
 		notebooks/lessons/01_resource_market.ipynb
 
 lessons-app: $(STAMP)
-	JUPYTER_PATH="$(APP_PATH)" $(BIN)/voila $(LESSONS_APP_FLAGS) notebooks/lessons
+	JUPYTER_PATH="$(APP_PATH)" JUPYTER_CONFIG_PATH="$(APP_CONFIG)" \
+		$(BIN)/voila $(LESSONS_APP_FLAGS) $(APP_LIMITS) notebooks/lessons
 
 # The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
 # Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).

@@ -46,6 +46,7 @@ NOTEBOOKS = ROOT / "notebooks"
 PLAY_NB = "01_play.ipynb"
 APP_NB = "app.ipynb"  # what `make app` serves: the game alone
 ARTIFACTS = ROOT / "test-artifacts" / "play"
+APP_CONFIG = ROOT / "powergrid_nb" / "jupyter_config"  # voila.json: the app's server (`make app`)
 BIN = Path(sys.executable).parent
 
 # Kernel really ready: the status bar says "<kernel> | Idle" (the execution indicator says idle before
@@ -167,8 +168,10 @@ def make_flags(name: str) -> list[str]:
 
 def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
     """A copy of notebooks/ to serve (autosave and checkpoints stay out of the repo) and the server's
-    environment: isolated Lab settings and workspaces, `make lab`'s default settings, the app's Voila template
-    (JUPYTER_PATH, as `make app` sets it) and this checkout first on the kernels' path."""
+    environment: isolated Lab settings and workspaces, `make lab`'s default settings (no news pop-up, no
+    autosave), the app's Voila template (JUPYTER_PATH, as `make app` sets it) and this checkout first on
+    the kernels' path. The app's server configuration (JUPYTER_CONFIG_PATH, as `make app` and `make
+    lessons-app` set it) takes the place of the Lab's settings in :func:`server` for Voila."""
     root = tmp / "notebooks"
     shutil.copytree(NOTEBOOKS, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
@@ -184,16 +187,21 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
 
 @contextlib.contextmanager
 def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
-           first_cell: str | None = None, environ: dict[str, str] | None = None) -> Iterator[Server]:
+           first_cell: str | None = None, environ: dict[str, str] | None = None,
+           flags: tuple[str, ...] = ()) -> Iterator[Server]:
     """Start JupyterLab (``kind="lab"``), Voila on the app (``"voila"``) or Voila on the lessons'
     folder as `make lessons-app` does (``"lessons"``) on a free port over a temp copy of notebooks/;
     always stopped (SIGTERM, then wait) and the temp dir removed on exit.
 
     ``first_cell``: code put in a new first cell of the notebook served (the benchmark's probes);
     ``environ``: more variables for the server and its kernels (e.g. ``POWERGRID_ROOMS``, as `make app
-    ROOMS=...` sets it)."""
+    ROOMS=...` sets it); ``flags``: more command-line options, after the Makefile's (e.g. a short
+    culling timeout)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"pg-{kind}-"))
     root, env = _workdir(tmp)
+    if kind != "lab":  # Voila: the app's server configuration, as `make app` and `make lessons-app` find it
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+            p for p in (str(APP_CONFIG), os.environ.get("JUPYTER_CONFIG_PATH", "")) if p)
     env.update(environ or {})
     notebook = APP_NB if kind == "voila" else PLAY_NB
     if first_cell is not None:
@@ -206,19 +214,19 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     if kind == "lab":
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
                "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.root_dir={root}", *make_flags("LAB_FLAGS")]
+               f"--ServerApp.root_dir={root}", *make_flags("LAB_FLAGS"), *flags]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")  # jupyter refuses to run as root otherwise
         ready = f"http://127.0.0.1:{port}/api/status"
     elif kind == "voila":
         voila = BIN / "voila"
         cmd = [str(voila) if voila.exists() else "voila", str(root / notebook), "--no-browser",
-               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("APP_FLAGS")]
+               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("APP_FLAGS"), *flags]
         ready = f"http://127.0.0.1:{port}/"
     elif kind == "lessons":
         voila = BIN / "voila"
         cmd = [str(voila) if voila.exists() else "voila", str(root / "lessons"), "--no-browser",
-               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("LESSONS_APP_FLAGS")]
+               f"--port={port}", "--Voila.ip=127.0.0.1", *make_flags("LESSONS_APP_FLAGS"), *flags]
         ready = f"http://127.0.0.1:{port}/"
     else:
         raise ValueError(f"unknown server kind {kind!r}")

@@ -1,4 +1,4 @@
-"""The wheel ships the map files, so a non-editable install can load them."""
+"""The wheel ships the map files and the app's Jupyter files, so a non-editable install can use them."""
 
 import subprocess
 import sys
@@ -23,7 +23,9 @@ def test_wheel_contains_maps_and_data(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for f in ("powergrid_nb/_maps/germany.json", "powergrid_nb/_maps/usa.json",
               "powergrid_nb/engine/rules/data/plants.json",
-              "powergrid_nb/engine/rules/data/editions.json"):
+              "powergrid_nb/engine/rules/data/editions.json",
+              "powergrid_nb/jupyter_config/voila.json",  # the app's server (`make app`)
+              "powergrid_nb/jupyter_data/voila/templates/powergrid/conf.json"):
         assert f in names
 
 
