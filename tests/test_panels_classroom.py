@@ -20,7 +20,16 @@ from powergrid_nb import new_game
 from powergrid_nb.bots import make_bot
 from powergrid_nb.panels.classroom import Classroom, classroom
 from powergrid_nb.panels.snapshot import diff
-from powergrid_nb.rooms import BotDriver, Created, Paused, RoomClient, Seat, SQLiteStore, WrongCode
+from powergrid_nb.rooms import (
+    BotDriver,
+    Created,
+    Paused,
+    RoomClient,
+    Seat,
+    SQLiteStore,
+    StoreError,
+    WrongCode,
+)
 
 APP = "http://teacher.example:8866/"
 PLAYERS = ["Ada", "Bo", "Cy"]
@@ -255,6 +264,26 @@ def test_a_refused_undo_is_shown_not_raised(view, store) -> None:
     c.unlock(made.room, made.teacher)
     c.undo()
     assert "could not undo: nothing to undo" in c.message.value
+
+
+def test_an_undo_on_a_log_changed_under_the_view_is_refused_and_said(view, store) -> None:
+    made = make_room(store, bots={})
+    for _ in range(3):
+        g, seen = store.snapshot(made.room)
+        store.play(made.room, made.codes[g.current_player], g.legal_actions()[0], seen)
+    c = view()
+    c.unlock(made.room, made.teacher)  # the view's store has read the log: 3 rows
+    store._con.execute("DELETE FROM log WHERE room = ? AND seq = 2", (made.room,))
+    c.undo()
+    assert "could not undo" in c.message.value and "changed under this app" in c.message.value
+    assert [d.seq for d in store.log(made.room)] == [1, 3]  # no undo row written
+
+
+def test_the_view_refuses_an_empty_rooms_file_and_leaves_it_empty(view, path) -> None:
+    path.write_bytes(b"")
+    with pytest.raises(StoreError, match="is an empty file, not a room store"):
+        view()
+    assert path.read_bytes() == b""
 
 
 def test_a_seat_handed_to_a_bot_and_back_gets_a_new_code_and_the_old_one_is_refused(view, store) -> None:

@@ -327,3 +327,141 @@ def test_processes_opening_a_new_file_at_once_all_get_the_store(tmp_path) -> Non
         for t in threads:
             t.join()
     assert errors == []
+
+
+# --- what is written must read back; a file changed under a writer; what SQLite refuses -------------------
+
+HUMANS = [Seat("Ada", "human"), Seat("Bo", "human"), Seat("Cy", "human")]
+
+
+def _human_room(tmp_path, decisions: int):
+    """A store with a room of three human seats and ``decisions`` rows in its log."""
+    store = SQLiteStore(tmp_path / "humans.sqlite")
+    created = store.create_room(new_game(3, seed=5), HUMANS)
+    for _ in range(decisions):
+        store.play(created.room, *_turn(store, created))
+    return store, created
+
+
+def test_an_action_whose_text_does_not_read_back_is_refused_and_nothing_is_written(room) -> None:
+    from powergrid_nb.engine.actions import Build
+
+    store, created = room
+    who = store.game(created.room).current_player
+    with pytest.raises(RoomError, match=r"build Bremen, Stadt'.* does not read back as the same decision"):
+        store.play(created.room, created.codes.get(who, created.codes["Ada"]),
+                   Build(who, "Bremen, Stadt"), 0)
+    assert store.log(created.room) == []
+
+
+def test_a_writer_refuses_to_append_after_a_row_in_the_middle_was_deleted(tmp_path) -> None:
+    store, created = _human_room(tmp_path, 3)
+    other = sqlite3.connect(tmp_path / "humans.sqlite")
+    other.execute("DELETE FROM log WHERE room = ? AND seq = 2", (created.room,))
+    other.commit()
+    other.close()
+    with pytest.raises(StoreError, match="changed under this app .*2 rows up to decision 3"):
+        store.play(created.room, *_turn_cached(store, created))
+    assert [d.seq for d in store.log(created.room)] == [1, 3]  # nothing appended
+
+
+def _turn_cached(store, created):
+    """(code, a legal action, rows seen) from the store's own (cached) game, without re-reading it."""
+    g, seen = store._games[created.room]
+    return created.codes[g.current_player], g.legal_actions()[0], seen
+
+
+def test_a_log_cut_short_under_a_writer_is_refused_then_read_afresh(tmp_path) -> None:
+    store, created = _human_room(tmp_path, 3)
+    store.game(created.room)
+    other = sqlite3.connect(tmp_path / "humans.sqlite")
+    other.execute("DELETE FROM log WHERE room = ? AND seq = 3", (created.room,))
+    other.commit()
+    other.close()
+    with pytest.raises(StoreError, match="changed under this app"):
+        store.play(created.room, *_turn_cached(store, created))
+    assert len(store.game(created.room).actions) == 2  # the next read replays the file's log
+
+
+def test_an_empty_file_given_as_the_rooms_file_is_refused_and_left_empty(tmp_path) -> None:
+    path = tmp_path / "rooms.sqlite"
+    path.write_bytes(b"")
+    with pytest.raises(StoreError, match="is an empty file, not a room store"):
+        SQLiteStore(path)
+    assert path.read_bytes() == b""
+
+
+def test_a_rooms_file_that_cannot_be_opened_is_a_clear_error(tmp_path) -> None:
+    path = tmp_path / "rooms.sqlite"
+    path.mkdir()  # unreadable as a file, even for root
+    with pytest.raises(StoreError, match="rooms.sqlite cannot be opened"):
+        SQLiteStore(path)
+
+
+def test_a_new_rooms_file_is_never_seen_half_made(tmp_path) -> None:
+    path = tmp_path / "rooms.sqlite"
+    SQLiteStore(path).close()
+    assert SQLiteStore(path).rooms() == []
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("rooms.sqlite-")) == \
+        ["rooms.sqlite"]  # the file it was made in is gone
+
+
+def test_a_setup_that_is_not_json_is_a_store_error(room, tmp_path) -> None:
+    store, created = room
+    store._con.execute("UPDATE rooms SET setup = '{garbage' WHERE id = ?", (created.room,))
+    fresh = SQLiteStore(tmp_path / "rooms.sqlite")
+    with pytest.raises(StoreError, match=f"room {created.room}: its set-up .* is not a game"):
+        fresh.info(created.room)
+    with pytest.raises(StoreError, match="is not a game"):
+        fresh.game(created.room)
+
+
+def test_a_setup_nested_too_deeply_is_a_store_error(room, tmp_path) -> None:
+    store, created = room
+    deep = "[" * 100_000 + "]" * 100_000
+    store._con.execute("UPDATE rooms SET setup = ? WHERE id = ?", (deep, created.room))
+    with pytest.raises(StoreError, match="nested too deeply"):
+        SQLiteStore(tmp_path / "rooms.sqlite").game(created.room)
+
+
+def test_a_full_disk_is_a_clear_error_and_nothing_is_written(room) -> None:
+    store, created = room
+    pages = store._con.execute("PRAGMA page_count").fetchone()[0]
+    store._con.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: a full disk
+    with pytest.raises(StoreError, match="the disk is full .*nothing was written"):
+        for k in range(50):
+            store.create_room(new_game(3, seed=k), SEATS, title="x" * 2000)
+    assert store._con.execute("PRAGMA page_count").fetchone()[0] == pages
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """Every SQLite connection opened read-only (``mode=ro``), as a read-only file is even for root;
+    gives the writable ``sqlite3.connect``."""
+    connect = sqlite3.connect
+
+    def ro(path, *args, **kw):
+        return connect(f"file:{path}?mode=ro", *args, uri=True, **kw)
+    monkeypatch.setattr(sqlite3, "connect", ro)
+    return connect
+
+
+def test_a_read_only_rooms_file_says_so_when_written(room, tmp_path, read_only) -> None:
+    _store, created = room
+    store = SQLiteStore(tmp_path / "rooms.sqlite")
+    assert store.info(created.room).decisions == 0  # it reads
+    with pytest.raises(StoreError, match="is read-only here .*nothing was written"):
+        store.play(created.room, *_turn(store, created))
+
+
+def test_a_read_only_rooms_file_is_not_called_another_programs(tmp_path, read_only) -> None:
+    path = tmp_path / "rooms.sqlite"
+    con = read_only(path)  # a room store not yet switched to WAL (the switch is a write)
+    con.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                      "INSERT INTO meta VALUES ('app', 'powergrid_nb.rooms'), ('schema_version', '1');")
+    from powergrid_nb.rooms.sqlite import SCHEMA
+    con.executescript(SCHEMA.split(";", 1)[1])
+    con.close()
+    with pytest.raises(StoreError, match="is read-only here") as e:
+        SQLiteStore(path)
+    assert "not a room store" not in str(e.value)

@@ -13,7 +13,10 @@ moves on its own (the room's kernels drive it under the lease). After every step
   wait: the time it takes is measured by benchmarks/rooms_browser.py);
 
 and at the end both pages show the same status and the same log as the room's game, read from the file.
-A wrong code typed into the join row is explained and leaves the table as it was. Every request of both
+A wrong code typed into the join row is explained and leaves the table as it was. Over the kernel's own
+websocket (as a curious student's script would talk to it, no browser): a seat's page holds no widget model
+of the teacher's controls (undo, new game, edit, save, load, seats, hint), a message crafted for a model
+that does not exist changes nothing, and Download gives the seat's observation. Every request of both
 pages is routed (``_lab.Offline``): any to a host other than the local server, any JavaScript or console
 error fails; at the end each page's map shows every player's houses. Screenshots of both pages go to
 test-artifacts/rooms/.
@@ -21,7 +24,12 @@ test-artifacts/rooms/.
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 import time
+import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +206,98 @@ def test_a_wrong_code_typed_is_explained_and_the_table_stays(browser, rooms_serv
         raise
     finally:
         p.context.close()
+
+
+# --- over the kernel's websocket: what a crafted message can reach -------------------------------------
+
+TEACHERS = {"pg-undo", "pg-new", "pg-edit", "pg-path", "pg-save", "pg-load", "pg-upload", "pg-delay",
+            "pg-pause", "pg-hints", "pg-hint", "pg-hint-cancel", "pg-new-after", "pg-seat-Ann", "pg-seat-Ben",
+            "pg-seat-Cy"}
+
+
+class KernelSocket:
+    """The websocket of the kernel behind a seat's app page (its id is in the page Voila sends), spoken to
+    as a script would: Jupyter messages, the widgets' comm protocol."""
+
+    def __init__(self, srv: _lab.Server, code: str) -> None:
+        import websocket
+
+        page = urllib.request.urlopen(f"{srv.base}/?code={code}", timeout=120).read().decode()
+        kernel = re.search(r'kernelId": "([^"]+)"', page).group(1)
+        url = f"{srv.base.replace('http', 'ws', 1)}/api/kernels/{kernel}/channels"
+        self.ws = websocket.create_connection(url, timeout=30)
+        self.control = uuid.uuid4().hex
+        self.send("comm_open", {"comm_id": self.control, "target_name": "jupyter.widget.control", "data": {}},
+                  {"version": "1.0.0"})
+
+    def send(self, kind: str, content: dict, metadata: dict | None = None) -> None:
+        self.ws.send(json.dumps({"channel": "shell", "header": {
+            "msg_id": uuid.uuid4().hex, "msg_type": kind, "username": "", "session": "student",
+            "version": "5.3", "date": ""}, "parent_header": {}, "metadata": metadata or {},
+            "content": content, "buffers": []}))
+
+    def comm(self, model: str, data: dict) -> None:
+        self.send("comm_msg", {"comm_id": model, "data": data})
+
+    def wait_for(self, match: Any, seconds: float = 30.0) -> dict:
+        """The first message ``match(msg)`` accepts."""
+        limit = time.monotonic() + seconds
+        while time.monotonic() < limit:
+            m = json.loads(self.ws.recv())
+            if match(m):
+                return m
+        raise AssertionError(f"no such message within {seconds:g} s")
+
+    def states(self) -> dict[str, dict]:
+        """Every widget model the kernel holds open (what a page may message): id -> model name and state."""
+        self.comm(self.control, {"method": "request_states"})
+        m = self.wait_for(lambda m: m["header"]["msg_type"] == "comm_msg"
+                          and m["content"]["data"].get("method") == "update_states")
+        return m["content"]["data"]["states"]
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def _classes(states: dict[str, dict]) -> set[str]:
+    return {c for s in states.values() for c in s["state"].get("_dom_classes", ())}
+
+
+def test_a_seats_page_holds_no_model_of_the_teachers_controls(rooms_server, room) -> None:
+    _path, _room_id, codes = room
+    k = KernelSocket(rooms_server, codes["Ann"])
+    try:
+        states = k.states()
+    finally:
+        k.close()
+    assert "pg-room-bar" in _classes(states) and "pg-download" in _classes(states)  # the seat's table
+    assert not _classes(states) & TEACHERS, sorted(_classes(states) & TEACHERS)
+    kinds = {s["model_name"] for s in states.values()}
+    assert not kinds & {"FileUploadModel", "CheckboxModel", "ToggleButtonModel", "FloatSliderModel",
+                        "DropdownModel"}, kinds
+
+
+def test_crafted_messages_to_models_that_do_not_exist_change_nothing(rooms_server, room) -> None:
+    path, room_id, codes = room
+    store = SQLiteStore(path)
+    before = store.log(room_id)
+    k = KernelSocket(rooms_server, codes["Ann"])
+    try:
+        models = k.states()
+        for fake in (uuid.uuid4().hex, "pg-edit", "pg-hints"):  # an Edit, a Hint box: no such models
+            k.comm(fake, {"method": "update", "state": {"value": True}, "buffer_paths": []})
+            k.comm(fake, {"method": "custom", "content": {"event": "click"}})
+            k.wait_for(lambda m, fake=fake: m["header"]["msg_type"] == "stream"
+                       and f"No such comm: {fake}" in m["content"]["text"])  # the kernel refuses it
+        assert k.states().keys() == models.keys()
+        # the channel works: a click on the seat's own Download is taken, and gives its observation
+        download = next(i for i, s in models.items() if "pg-download" in s["state"].get("_dom_classes", ()))
+        k.comm(download, {"method": "custom", "content": {"event": "click"}})
+        update = k.wait_for(lambda m: m["header"]["msg_type"] == "comm_msg"
+                            and "base64," in json.dumps(m["content"]["data"].get("state", {})))
+    finally:
+        k.close()
+    link = update["content"]["data"]["state"]["value"]
+    got = json.loads(base64.b64decode(re.search(r"base64,([^']+)'", link).group(1)))
+    assert got["viewer"] == "Ann" and got["config"]["seed"] is None and "size" in got["state"]["deck"]
+    assert store.log(room_id) == before  # nothing was decided

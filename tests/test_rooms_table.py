@@ -9,8 +9,11 @@ room by code, typed or from the link's ``?code=``.
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import re
+import sqlite3
 from copy import deepcopy
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from _panels import click_errors_fail, click_randomly, find, message  # noqa: F4
 
 from powergrid_nb import new_game
 from powergrid_nb.bots import make_bot
+from powergrid_nb.engine.actions import Build
 from powergrid_nb.panels._widgets import close_all, tree
 from powergrid_nb.panels.room import AppPage, RoomTable, app_page, join
 from powergrid_nb.panels.snapshot import diff
@@ -124,7 +128,7 @@ def test_undo_new_game_and_seats_are_the_teachers(room):
     assert "only the teacher" in message(t)
     t.show_setup()
     assert "teacher" in message(t)
-    assert t.toolbar.undo not in tree([t]) and t.toolbar.new not in tree([t])
+    assert find(t, "pg-undo") == [] and find(t, "pg-new") == []
     assert t.toolbar.download in tree([t])  # the player may still download the game
 
 
@@ -259,3 +263,164 @@ def test_join_gives_the_seats_table(room):
     path, _store, created = room
     t = join(created.codes["Ann"], path, delay=0)
     assert t.client.seat == "Ann" and t.client.room == created.room
+
+
+# --- a seat sees what its player may see; the teacher's controls are not built ----------------------------
+
+TEACHERS = ["pg-undo", "pg-new", "pg-edit", "pg-path", "pg-save", "pg-load", "pg-upload", "pg-delay",
+            "pg-pause", "pg-hints", "pg-hint", "pg-hint-cancel", "pg-new-after"]
+
+
+def _made_while(build):
+    """The widgets (open, with a model a page could message) made while ``build()`` runs, and its result."""
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    made = build()
+    return [x for k, x in list(_instances.items()) if k not in before], made
+
+
+def test_a_seats_table_builds_none_of_the_teachers_controls(room):
+    path, _store, created = room
+    made, t = _made_while(lambda: table(path, created.codes["Ann"]))
+    cls = {c for x in made for c in (getattr(x, "_dom_classes", ()) or ())}
+    assert not cls & {*TEACHERS, *(f"pg-seat-{p}" for p in PLAYERS)}, sorted(cls & set(TEACHERS))
+    kinds = {type(x).__name__ for x in made}
+    assert not kinds & {"FileUpload", "Checkbox", "ToggleButton", "FloatSlider", "IntProgress"}, kinds
+    assert not hasattr(t.toolbar, "edit") and not hasattr(t.hints, "enabled")
+
+
+def test_a_seats_table_at_the_game_over_offers_no_new_game(room):
+    path, store, created = room
+    t = table(path, created.codes["Ann"], drive_bots=False)
+    t.game.s.over = True  # the panel of a finished game, as the table renders it
+    made, _ = _made_while(t.refresh)
+    assert "Game over" in t.status.value or t.game.is_over
+    assert find(t, "pg-new-after") == [] and not [x for x in made if "pg-new-after" in x._dom_classes]
+
+
+def test_download_at_a_seat_gives_its_observation_without_deck_order_or_seed(room):
+    path, _store, created = room
+    t = table(path, created.codes["Ben"])
+    t.toolbar.download.click()
+    href = re.search(r"href='data:application/json;base64,([^']+)'", t.toolbar.link.value).group(1)
+    got = json.loads(base64.b64decode(href))
+    assert got["config"]["seed"] is None and got["viewer"] == "Ben"
+    assert set(got["state"]["deck"]) == {"size", "top", "known_bottom"}  # a count, not the cards in order
+    assert got == json.loads(json.dumps(t.game.observation("Ben")))
+    assert "as Ben sees it" in message(t)
+
+
+# --- what a visitor's click runs into is said, never raised ----------------------------------------------
+
+def _to_act(path, store, created, **kw):
+    who = store.game(created.room).current_player
+    if who not in created.codes:
+        pytest.skip("the bot opens")
+    return who, table(path, created.codes[who], drive_bots=False, **kw)
+
+
+class _FullDiskAtCommit:
+    """A connection whose write transactions fail at COMMIT as on a full disk (reads go through)."""
+
+    def __init__(self, con):
+        self._con, self._writing = con, False
+
+    def execute(self, sql, *args):
+        if sql == "BEGIN IMMEDIATE":
+            self._writing = True
+        elif sql == "COMMIT" and self._writing:
+            self._writing = False
+            raise sqlite3.OperationalError("database or disk is full")
+        elif sql == "ROLLBACK":
+            self._writing = False
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+
+def test_a_full_disk_at_commit_is_said_in_the_message_line(room):
+    path, store, created = room
+    _who, t = _to_act(path, store, created)
+    t.client.store._con = _FullDiskAtCommit(t.client.store._con)
+    assert not t.submit(make_bot("random", seed=1).act(t.game))
+    assert "the disk is full" in message(t) and "nothing was written" in message(t)
+    assert store.log(created.room) == []
+
+
+def test_a_read_only_rooms_file_is_said_in_the_message_line(room, monkeypatch):
+    path, store, created = room
+    connect = sqlite3.connect  # every connection read-only (mode=ro): a read-only file, even for root
+    monkeypatch.setattr(sqlite3, "connect", lambda p, *a, **kw: connect(f"file:{p}?mode=ro", *a, uri=True,
+                                                                        **kw))
+    _who, t = _to_act(path, store, created)
+    assert not t.submit(make_bot("random", seed=1).act(t.game))
+    assert "read-only" in message(t) and store.log(created.room) == []
+
+
+def test_a_rooms_file_locked_too_long_is_said_in_the_message_line(room):
+    path, store, created = room
+    who = store.game(created.room).current_player
+    if who not in created.codes:
+        pytest.skip("the bot opens")
+    t = RoomTable(RoomClient(SQLiteStore(path, timeout=0.1), created.codes[who]), delay=0, drive_bots=False)
+    store._con.execute("BEGIN IMMEDIATE")
+    try:
+        assert not t.submit(make_bot("random", seed=1).act(t.game))
+    finally:
+        store._con.execute("ROLLBACK")
+    assert "is busy" in message(t) and store.log(created.room) == []
+
+
+def test_a_decision_whose_text_would_not_replay_is_refused_at_the_table(room):
+    path, store, created = room
+    who, t = _to_act(path, store, created)
+    assert not t.submit(Build(who, "Bremen, Stadt"))
+    assert "does not read back" in message(t) and store.log(created.room) == []
+
+
+def test_a_log_changed_under_the_table_is_said_and_nothing_is_written(room):
+    path, store, created = room
+    g, seen = store.snapshot(created.room)
+    if g.current_player not in created.codes:
+        pytest.skip("the bot opens")
+    store.play(created.room, created.codes[g.current_player], make_bot("random", seed=2).act(g), seen)
+    t = table(path, created.codes["Ann"], drive_bots=False)  # its store has read the log (1 row)
+    store._con.execute("DELETE FROM log WHERE room = ? AND seq = 1", (created.room,))
+    store._con.execute("INSERT INTO log VALUES (?, 2, 'Cy', 'Cy: pass', 0)", (created.room,))  # a gap
+    assert not t.submit(make_bot("random", seed=1).act(t.game))
+    assert "changed under this app" in message(t)
+    assert [d.seq for d in store.log(created.room)] == [2]  # nothing appended
+
+
+def test_joining_a_room_whose_setup_is_not_json_says_so(room):
+    path, store, created = room
+    store._con.execute("UPDATE rooms SET setup = '{garbage' WHERE id = ?", (created.room,))
+    page = AppPage(str(path))
+    page.code.value = created.codes["Ann"]
+    assert not isinstance(page.table, RoomTable)
+    assert "is not a game" in page.message.value
+
+
+def test_joining_a_room_whose_setup_is_nested_too_deeply_says_so(room):
+    path, store, created = room
+    deep = "[" * 100_000 + "]" * 100_000
+    store._con.execute("UPDATE rooms SET setup = ? WHERE id = ?", (deep, created.room))
+    page = AppPage(str(path))
+    page.code.value = created.codes["Ann"]
+    assert "nested too deeply" in page.message.value
+
+
+def test_joining_an_empty_rooms_file_says_so(tmp_path: Path):
+    path = tmp_path / "class.sqlite"
+    path.write_bytes(b"")
+    page = AppPage(str(path), code="abcdefghijkl")
+    assert "is an empty file" in page.message.value and path.read_bytes() == b""
+
+
+def test_a_code_that_is_not_text_says_it_is_no_seats_code(room):
+    path, _store, _created = room
+    page = AppPage(str(path))
+    page.code.value = "ab\ud800cd"  # a lone surrogate: valid in the widget's JSON, not UTF-8
+    assert "no seat&#x27;s code" in page.message.value

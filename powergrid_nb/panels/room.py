@@ -2,9 +2,13 @@
 
 Only the seat's own controls act, and its decisions go to the room's store (checked there against the
 game as the log has it); the table reads the room a few times a second, so the other seats' moves, a
-pause and a seat handed to a bot appear within a second. Undo, new game, load and the seats belong to
-the teacher (``powergrid_nb.panels.classroom``); Download stays. Bots of the room move from whichever
-process holds the room's bot lease, this one included.
+pause and a seat handed to a bot appear within a second. Undo, new game, edit, save and load, the seats
+and the Hint belong to the teacher (``powergrid_nb.panels.classroom``): a seat's table does not build
+them at all (no widget, so no message from the page can reach them). Its Download gives the seat's
+observation (:meth:`~powergrid_nb.engine.game.Game.observation`: no deck order, no seed), never the
+whole game. Bots of the room move from whichever process holds the room's bot lease, this one included.
+Whatever a visitor's click runs into (a refused decision, a full disk, a read-only or locked rooms
+file, a log that no longer replays) is said in the table's message line, never raised.
 
 The app page (:func:`app_page`) adds "Join a room" when the server names a rooms file
 (``POWERGRID_ROOMS``); a visitor can only type a code, never a path.
@@ -13,7 +17,10 @@ The app page (:func:`app_page`) adds "Join a room" when the server names a rooms
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -26,10 +33,16 @@ from powergrid_nb.rooms import BotDriver, GameMovedOn, RoomClient, RoomError, SQ
 
 from ._widgets import ERROR, INFO, OK, button, esc, label, note, running_loop, with_class
 from .rules import error_html
+from .saves import download_name
 from .table import Table, play
 from .toolbar import GameOverPanel
 
-__all__ = ["ROOMS_ENV", "AppPage", "RoomTable", "app_page", "join"]
+__all__ = ["FAILURES", "ROOMS_ENV", "AppPage", "RoomTable", "SeatToolbar", "app_page", "join"]
+
+# What a visitor's click at a seat's table may run into, said in the message line, never raised: the
+# rules' and the room's refusals, SQLite's (a full disk, a read-only or locked file), a file that cannot
+# be read, a set-up or a log too deep or not text (JSONDecodeError and UnicodeError are ValueErrors).
+FAILURES = (PowerGridError, ValueError, sqlite3.Error, OSError, RecursionError)
 
 ROOMS_ENV = "POWERGRID_ROOMS"  # the rooms file the app's join form reads (set by whoever starts the app)
 POLL = 0.25  # seconds between two reads of the room: another seat's move shows within about this
@@ -39,9 +52,73 @@ class RoomOverPanel(GameOverPanel):
     """The final ranking; the game stays in the room (the teacher exports it)."""
 
     def render(self, g: Any, player: str | None, legal: list[Any]) -> list[w.Widget]:
-        return [*super().render(g, player, legal)[:2],
+        return [*self.ranking(g),
                 self.ui.label(note("The game is over. The teacher can export it for the lessons and the "
                                    "analysis lab."))]
+
+
+class SeatToolbar:
+    """A seat's toolbar: the room bar and Download (the seat's observation) only. Undo, new game, edit,
+    save, load and the seats are not built, so no widget message can reach them."""
+
+    def __init__(self, table: RoomTable) -> None:
+        self.table = table
+        self.download = button("Download", "pg-download", self._download,
+                               tooltip="download the game as your seat sees it (a JSON file, through your "
+                                       "browser): no deck order, no seed")
+        self.link = label(cls="pg-download-link")
+        self._link_for: tuple[int, int] | None = None
+        self.widget = w.HBox([table.room_bar, self.download, self.link],
+                             layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.widget.add_class("pg-toolbar")
+
+    def start(self, g: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        g = self.table.game
+        if self.link.value and self._link_for != (id(g), len(g.actions) if g else 0):
+            self.link.value = ""  # the download is of an earlier position
+
+    def data(self) -> dict[str, Any]:
+        """What the seat's Download holds: the game as the seat may see it (the deck's order, the unseen
+        plants taken out and the seed hidden, which would tell the shuffles to come)."""
+        return self.table.game.observation(self.table.client.seat)
+
+    def _download(self) -> None:
+        t = self.table
+        g, seat = t.game, t.client.seat
+        name = download_name(f"room_{t.client.room}_{seat}")
+        try:
+            text = json.dumps(self.data(), ensure_ascii=False)
+            data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        except FAILURES as e:
+            t.say(f"could not download: {esc(e)}", ERROR)
+            return
+        self.link.value = (f"<a class='pg-download-file' download='{esc(name)}' "
+                           "style='color:#0B61A4;text-decoration:underline' "
+                           f"href='data:application/json;base64,{data}'>⬇ {esc(name)}</a> "
+                           f"<span style='color:#555555'>(round {g.round}, {esc(g.phase_name)}, as "
+                           f"{esc(seat)} sees it)</span>")
+        self._link_for = (id(g), len(g.actions))
+        t.say(f"click ⬇ {esc(name)} to save the game as {esc(seat)} sees it with your browser", OK)
+
+
+class NoHints:
+    """A seat's table has no Hint (the engine's advice is the teacher's call): none of its widgets."""
+
+    row = None
+    result = None
+    running = False
+
+    def start_game(self, humans: list[str]) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def cancel(self, clear: bool = False) -> None:
+        pass
 
 
 class RoomTable(Table):
@@ -60,12 +137,13 @@ class RoomTable(Table):
         self.room_bar = label(cls="pg-room-bar")
         super().__init__(client.game, None, delay=delay, height=height, app=True)
         self._over = RoomOverPanel(self)
-        self.hints.enabled.value = False  # the engine's advice is the teacher's call, not on a class table
-        self.hints.row.layout.display = "none"
-        tb = self.toolbar
-        tb.widget.children = [w.HBox([self.room_bar, tb.download, tb.link],
-                                     layout=w.Layout(align_items="center", flex_flow="row wrap"))]
         self.refresh()
+
+    def make_toolbar(self) -> SeatToolbar:
+        return SeatToolbar(self)
+
+    def make_hints(self) -> NoHints:
+        return NoHints()
 
     # --- seats: the room's, read from the store ------------------------------------------------------
     def seat(self, player: str) -> str:
@@ -112,16 +190,27 @@ class RoomTable(Table):
         try:
             self.client.play(action)
         except GameMovedOn as e:
-            self.say(f"{esc(e)}. Your table now shows the game as it is.", ERROR)
-            self._moved()
+            said = f"{esc(e)}. Your table now shows the game as it is."
+            self.say(said, ERROR)
+            self._quietly(self._moved, said)
             return False
-        except (PowerGridError, ValueError) as e:  # the rules (with their text) or the room's refusal
-            self.say(error_html(e) if not isinstance(e, RoomError) else esc(e), ERROR)
-            self._sync()
+        except FAILURES as e:  # the rules (with their text), the room's refusal, the file's failure
+            said = failure_html(e)
+            self.say(said, ERROR)
+            self._quietly(self._sync, said)
             return False
         self.say("")
-        self._moved()
+        self._quietly(self._moved)
         return True
+
+    def _quietly(self, after: Any, said: str = "") -> None:
+        """``after()`` (reading the room after a decision); a failure is said after what was ``said``,
+        never raised."""
+        try:
+            after()
+        except FAILURES as e:
+            self.say(f"{said}<br>" * bool(said) +
+                     f"reading the room failed: {esc(failure_text(e))}; it is read again shortly", ERROR)
 
     def undo(self) -> None:
         self.say("In a room only the teacher can take a decision back.", INFO)
@@ -189,7 +278,7 @@ class RoomTable(Table):
         try:
             self.sync()
         except Exception as e:  # noqa: BLE001 (a busy file, a failing bot: the timer says it and goes on)
-            self.say(f"reading the room failed: {esc(e)}; trying again", ERROR)
+            self.say(f"reading the room failed: {esc(failure_text(e))}; trying again", ERROR)
         self.run_bots()
 
     def close(self) -> None:
@@ -197,6 +286,28 @@ class RoomTable(Table):
             self._poll_timer.cancel()
             self._poll_timer = None
         super().close()
+
+
+def failure_text(e: BaseException) -> str:
+    """What went wrong, in words: SQLite's and Python's errors named for what they mean here."""
+    if isinstance(e, sqlite3.Error):
+        return f"the rooms file failed (SQLite says: {e}); nothing was written"
+    if isinstance(e, RecursionError):
+        return "the room's data is nested too deeply to be read; nothing was written"
+    if isinstance(e, UnicodeError):
+        return f"the room's data is not text ({e}); nothing was written"
+    if isinstance(e, json.JSONDecodeError):
+        return f"the room's data is not JSON ({e}); nothing was written"
+    if isinstance(e, OSError):
+        return f"the rooms file cannot be read ({e.strerror or e})"
+    return str(e)
+
+
+def failure_html(e: BaseException) -> str:
+    """:func:`failure_text` as the message line shows it (the rules' refusals with their rule)."""
+    if isinstance(e, PowerGridError) and not isinstance(e, RoomError):
+        return error_html(e)
+    return esc(failure_text(e))
 
 
 def join(code: str, rooms: str | os.PathLike[str], **table_args: Any) -> RoomTable:
@@ -241,8 +352,8 @@ class AppPage(w.VBox):
     def _join(self, code: str) -> bool:
         try:
             table = join(code, self.rooms)  # type: ignore[arg-type]
-        except RoomError as e:
-            self.message.value = note(esc(e), ERROR)
+        except FAILURES as e:
+            self.message.value = note(failure_html(e), ERROR)
             return False
         old, self.table = self.table, table
         self.code.value = ""  # the code leaves the screen (a neighbour, a projector)

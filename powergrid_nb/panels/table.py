@@ -129,12 +129,21 @@ class Table(w.VBox):
         self.guard = ClickGuard(layout=shared(w.Layout, display="none"))
         self.saves = save_policy(app, saves, private=private_saves)
         self.app = self.saves.app
-        self.toolbar = Toolbar(self)
-        self.hints = HintBox(self)
+        self.toolbar = self.make_toolbar()
+        self.hints = self.make_hints()
         if game is None:
             self.show_setup()
         else:
             self.start(game, bots)
+
+    def make_toolbar(self) -> Any:
+        """The controls above the board (undo, new game, edit, save/load, seats): a table that offers
+        fewer builds its own (a class room's seat: :class:`~powergrid_nb.panels.room.RoomTable`)."""
+        return Toolbar(self)
+
+    def make_hints(self) -> Any:
+        """The Hint controls (``row`` and ``result``: None builds none of them)."""
+        return HintBox(self)
 
     # --- seats -------------------------------------------------------------------------------
     def seat(self, player: str) -> str:
@@ -189,11 +198,12 @@ class Table(w.VBox):
         map_box = w.Box([self.board.map, FitMap(self.board.map, layout=shared(w.Layout, display="none"))],
                         layout=w.Layout(flex="1 1 auto", min_width="520px"))
         map_box.add_class("pg-map-box")
-        right = w.VBox([self.actions, self.hints.row, self.message, self.log_view],
+        hints = self.hints
+        right = w.VBox([x for x in (self.actions, hints.row, self.message, self.log_view) if x is not None],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
-        self.children = [self.status, self.toolbar.widget,
-                         w.HBox([map_box, right], layout=w.Layout(width="100%")),
-                         self.hints.result, self.board.tabs, self.guard]
+        self.children = [x for x in (self.status, self.toolbar.widget,
+                                     w.HBox([map_box, right], layout=w.Layout(width="100%")),
+                                     hints.result, self.board.tabs, self.guard) if x is not None]
         if old is not None:  # only once no longer shown: a view still on the page syncs to its figure
             old.close()
         self.say("")

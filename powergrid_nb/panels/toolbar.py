@@ -180,6 +180,13 @@ class GameOverPanel(PhasePanel):
     """The final ranking (R99-R102) and a new game."""
 
     def render(self, g: Game, player: str | None, legal: list[Any]) -> list[w.Widget]:
+        ui = self.ui
+        return [*self.ranking(g),
+                ui.label(note("Undo to step back, or start a new game.")),
+                ui.button("New game", "pg-new-after", self.table.show_setup, style="success")]
+
+    def ranking(self, g: Game) -> list[w.Widget]:
+        """The heading (who won) and the ranking list."""
         scores = g.scores()
         rows = "".join(f"<li><b>{esc(p)}</b>: powers {count(scores[p], 'city', 'cities')}, {g.money(p)} "
                        f"Elektro, {count(len(g.cities_of(p)), 'city', 'cities')} owned</li>"
@@ -187,7 +194,4 @@ class GameOverPanel(PhasePanel):
         won = " and ".join(g.winners)
         wins = verb(won, "wins") if len(g.winners) == 1 else "win"
         ui = self.ui
-        return [ui.heading(f"Game over: {won} {wins}"),
-                ui.label(f"<ol>{rows}</ol>", "pg-ranking"),
-                ui.label(note("Undo to step back, or start a new game.")),
-                ui.button("New game", "pg-new-after", self.table.show_setup, style="success")]
+        return [ui.heading(f"Game over: {won} {wins}"), ui.label(f"<ol>{rows}</ol>", "pg-ranking")]

@@ -42,7 +42,10 @@ class RoomClient:
         info = self.store.info(self.room)
         changed = info != self.info
         self.info = info
-        if info.decisions != self.seen:
+        if info.decisions < self.seen:  # the log is shorter than what was read: read the room afresh
+            self.game, self.seen = self.store.snapshot(self.room)
+            changed = True
+        elif info.decisions != self.seen:
             rows = [(d.seq, d.action) for d in self.store.log(self.room, since=self.seen)]
             self.seen = replay(self.game, rows, self.seen)
             changed = True

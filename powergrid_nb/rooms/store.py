@@ -25,7 +25,7 @@ from powergrid_nb.engine.game import Game
 from .errors import GameMovedOn, NotYourTurn, RoomError, StoreError
 
 __all__ = ["UNDO", "Created", "Decision", "RoomInfo", "RoomStore", "Seat", "check_decision", "code_hash",
-           "app_url", "bot_to_act", "join_link", "new_code", "replay"]
+           "app_url", "bot_to_act", "check_written", "join_link", "new_code", "replay"]
 
 UNDO = "undo"  # the action text of a teacher's undo: it cancels the last decision still standing
 TEACHER = "teacher"  # the seat name of the teacher's rows in the log
@@ -54,7 +54,7 @@ def join_link(code: str, url: str | None = None) -> str:
 
 def code_hash(code: str) -> str:
     """What the store keeps of a code (its SHA-256): the code itself is only shown when it is made."""
-    return hashlib.sha256(code.strip().encode()).hexdigest()
+    return hashlib.sha256(code.strip().encode("utf-8", "surrogatepass")).hexdigest()  # any text typed
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,20 @@ def bot_to_act(info: RoomInfo, g: Game) -> bool:
     return not info.paused and not g.is_over and g.current_player in bots
 
 
+def check_written(act: Action) -> str:
+    """The text the log keeps of ``act``; raises :class:`RoomError` (nothing is written) unless that text
+    reads back as the very same action: a row that would not replay is never appended."""
+    text = str(act)
+    try:
+        back: Action | None = Action.parse(text)
+    except (ValueError, PowerGridError, RecursionError):
+        back = None
+    if back != act:
+        raise RoomError(f"this decision cannot be kept in the room's log: its text {text!r} does not read "
+                        "back as the same decision (a name with a ',' or ':' in it?); nothing was written")
+    return text
+
+
 def check_decision(g: Game, seat: str, action: Action | str, seen: int, count: int) -> Action:
     """The decision of ``seat`` on the game ``g`` (the replay of ``count`` log rows), as the engine and
     the room's rules check it; raises (nothing is written) when it cannot be taken."""
@@ -135,6 +149,7 @@ def check_decision(g: Game, seat: str, action: Action | str, seen: int, count: i
     if g.is_over:
         raise RoomError("the game is over: no more decisions are taken")
     act = Action.parse(action) if isinstance(action, str) else action
+    check_written(act)
     if act.player != seat:
         raise NotYourTurn(f"your code is {seat}'s seat, and this action is {act.player}'s: a code acts "
                           "for its own seat only")
