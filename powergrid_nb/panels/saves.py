@@ -153,8 +153,6 @@ class SavesFolder:
         text = text.strip()
         if not text:
             raise SaveRefused(f"a save needs a name: use {allowed}")
-        if len(text) > MAX_NAME:
-            raise SaveRefused(f"the name is too long ({len(text):,} characters): use {allowed}")
         if text.startswith(("/", "\\", "~")) or re.match(r"[A-Za-z]:", text) or os.path.isabs(text):
             raise SaveRefused("paths are not allowed here, saves stay in the app's saves folder: "
                               f"use {allowed}")
@@ -175,6 +173,8 @@ class SavesFolder:
         if suffix and suffix != "json" and not suffix.isdigit():
             raise SaveRefused(f"only JSON save files (.json) are allowed, not .{suffix}: use {allowed}")
         name = f"{text[:-5]}.json" if suffix == "json" else f"{text}.json"  # always a lower-case .json
+        if len(name) > MAX_NAME:
+            raise SaveRefused(f"the name is too long ({len(text):,} characters): use {allowed}")
         if not PLAIN.fullmatch(name):
             raise SaveRefused(f"{text!r} is not a plain name: use {allowed}")
         return (None if code == self.code else code), name
