@@ -244,8 +244,10 @@ def test_a_log_that_no_longer_replays_is_a_clear_error_and_is_kept(room, tmp_pat
 
 # --- the command line -----------------------------------------------------------------------------
 
-def test_room_create_list_and_export_on_the_command_line(tmp_path, capsys) -> None:
+def test_room_create_list_and_export_on_the_command_line(tmp_path, capsys, monkeypatch) -> None:
     from powergrid_nb.cli import main
+
+    monkeypatch.delenv("POWERGRID_APP_URL", raising=False)
 
     db = tmp_path / "rooms.sqlite"
     assert main(["room", "create", "--db", str(db), "--players", "Ada,Bo,Cy", "--bot", "Cy=heuristic",
@@ -255,7 +257,8 @@ def test_room_create_list_and_export_on_the_command_line(tmp_path, capsys) -> No
     assert f"room {info.id} 'Class 3B'" in out and "teacher code: " in out and "Cy:  bot (heuristic)" in out
     code = out.split("Ada: ")[1].split()[0]
     assert SQLiteStore(db).seat_of(code) == (info.id, "Ada")
-    assert f"{code}  http://" in out and f":8866/?code={code}" in out  # the join link: `make app`'s address
+    # no address given: no links to a host the players may not reach, and how to get them
+    assert "http" not in out.split("(no join links")[0] and "(no join links: give --app-url" in out
     assert main(["room", "list", "--db", str(db)]) == 0
     listed = capsys.readouterr().out
     assert f"{info.id}  Class 3B  Ada, Bo, Cy  germany/original  0 decisions  running" in listed
@@ -272,6 +275,26 @@ def test_room_create_prints_join_links_to_the_app_address_given(tmp_path, capsys
     out = capsys.readouterr().out
     code = out.split("Ada: ")[1].split()[0]
     assert f"Ada: {code}  http://class.example:8866/?code={code}" in out
+
+
+@pytest.mark.parametrize("action", [["list"], ["export", "r1", "g.json"]])
+def test_room_list_and_export_never_create_the_file_they_were_to_read(tmp_path, capsys, action) -> None:
+    from powergrid_nb.cli import main
+
+    typo = tmp_path / "typo.sqlite"
+    assert main(["room", *action, "--db", str(typo)]) == 2
+    assert not typo.exists()
+    assert f"no rooms file {str(typo)!r}: `powergrid-nb room create --db" in capsys.readouterr().err
+
+
+def test_room_create_takes_the_app_address_from_the_environment(tmp_path, capsys, monkeypatch) -> None:
+    from powergrid_nb.cli import main
+
+    monkeypatch.setenv("POWERGRID_APP_URL", "http://10.0.0.5:8866/")
+    assert main(["room", "create", "--db", str(tmp_path / "r.sqlite"), "--players", "Ada,Bo"]) == 0
+    out = capsys.readouterr().out
+    code = out.split("Ada: ")[1].split()[0]
+    assert f"Ada: {code}  http://10.0.0.5:8866/?code={code}" in out and "no join links" not in out
 
 
 def test_room_command_errors_say_what_is_wrong(tmp_path, capsys) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from powergrid_nb.engine.board.maps import DEFAULT_MAP, builtin_maps
@@ -10,7 +11,7 @@ from powergrid_nb.engine.editions import DEFAULT_EDITION, EDITIONS, MAX_PLAYERS,
 
 from .errors import RoomError
 from .sqlite import SQLiteStore
-from .store import Seat, join_link
+from .store import APP_PORT, APP_URL_ENV, Seat, join_link
 
 __all__ = ["add_parser", "command"]
 
@@ -22,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("action", choices=("create", "list", "export"))
     r.add_argument("room", nargs="?", help="export: the room's id")
     r.add_argument("out", nargs="?", help="export: the save file to write (.json)")
-    r.add_argument("--db", default="rooms.sqlite", help="the rooms file (created if missing)")
+    r.add_argument("--db", default="rooms.sqlite",
+                   help="the rooms file (create makes it if missing; list and export read an existing one)")
     r.add_argument("--players", default="3",
                    help=f"create: a count ({MIN_PLAYERS}-{MAX_PLAYERS}) or names: Ada,Bo,Cy")
     r.add_argument("--bot", action="append", default=[], metavar="SEAT=BOT",
@@ -36,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--title", default="", help="create: a name for the room, e.g. 'Class 3B'")
     r.add_argument("--app-url", default=None, metavar="URL",
                    help="create: where players open the app, for the join links (default: "
-                        "$POWERGRID_APP_URL, else http://THIS-HOST:8866/, where `make app` serves it)")
+                        "$POWERGRID_APP_URL; without either, the codes are printed without links)")
 
 
 def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
@@ -64,10 +66,15 @@ def _create(store: SQLiteStore, args: argparse.Namespace) -> str:
     lines = [f"room {created.room}{' ' + repr(args.title) if args.title else ''}: {g.map.name}, "
              f"{g.edition}, {len(g.players)} players, in {store.path}",
              f"teacher code: {created.teacher}  (keep it: pause, undo, hand a seat to a bot)"]
+    url = args.app_url or os.environ.get(APP_URL_ENV)  # else no links: this host's name may reach nobody
     for p in g.players:
         code = created.codes.get(p)
-        who = f"{code}  {join_link(code, args.app_url)}" if code else f"bot ({bots[p]})"
+        who = (f"{code}  {join_link(code, url)}" if code and url else code) if code else f"bot ({bots[p]})"
         lines.append(f"  {p + ':':<{width}} {who}")
+    if not url and created.codes:
+        lines.append(f"(no join links: give --app-url, the address the players open, e.g. "
+                     f"http://192.168.1.20:{APP_PORT}/ for `make app APP_HOST=0.0.0.0` on that machine, or "
+                     f"set {APP_URL_ENV}; players can also type their code on the app's page)")
     return "\n".join(lines)
 
 
@@ -78,6 +85,8 @@ def command(args: argparse.Namespace) -> int:
     from powergrid_nb.engine.errors import PowerGridError
 
     try:
+        if args.action != "create" and not Path(args.db).exists():  # never make a file it was to read
+            raise RoomError(f"no rooms file {args.db!r}: `powergrid-nb room create --db {args.db}` makes one")
         store = SQLiteStore(args.db)
         if args.action == "create":
             print(_create(store, args))
