@@ -205,8 +205,20 @@ def test_python_block_runs(fresh: Path, tmp_path: Path, where: str, code: str) -
     assert r.returncode == 0, f"{where} failed:\n{code}\n{r.stderr[-3000:]}"
 
 
+@pytest.fixture(scope="module")
+def doc_folders() -> dict[str, Path]:
+    """One working folder per document: its command blocks run there in the document's order, as a
+    reader follows it (a `room list` finds the rooms file the `room create` above it made)."""
+    return {}
+
+
 @pytest.mark.parametrize("where, commands", COMMANDS, ids=[w for w, _ in COMMANDS])
-def test_command_runs(fresh: Path, tmp_path: Path, where: str, commands: list[list[str]]) -> None:
+def test_command_runs(fresh: Path, tmp_path_factory, doc_folders: dict[str, Path], where: str,
+                      commands: list[list[str]]) -> None:
+    doc = where.split(":")[0]
+    if doc not in doc_folders:
+        doc_folders[doc] = tmp_path_factory.mktemp(doc.replace(".", "_"))
+    tmp_path = doc_folders[doc]
     for args in commands:
         r = _run([str(fresh / args[0]), *args[1:]], tmp_path)
         assert r.returncode == 0, f"{where}: {shlex.join(args)}\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
