@@ -73,7 +73,7 @@ class PowerPanel(PhasePanel):
         kids.append(ui.label(f"Powers <b>{out.powered}</b> of {owned} → income "
                           f"<b>{out.income}</b> Elektro (R76); burns {esc(burn)}", "pg-outcome"))
         if out.fewer:
-            kids.append(ui.label(note(f"{out.powered} powered, {esc(out.fewer)}.", INFO), "pg-fewer"))
+            kids.append(ui.label(note(f"{esc(out.fewer[0].upper() + out.fewer[1:])}.", INFO), "pg-fewer"))
         action = Power(player, sorted(self.chosen), self.coal if mixes else None)
         kids.append(ui.button(f"Power {count(out.powered, 'city', 'cities')} (+{out.income})", "pg-power",
                            lambda: self.table.submit(action), style="success"))
