@@ -14,13 +14,14 @@ from weakref import WeakKeyDictionary
 
 import anywidget
 import ipywidgets as w
-import plotly.graph_objects as go
 import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
 from plotly.serializers import custom_serializers
 
 from powergrid_nb.bots import BOTS
 from powergrid_nb.views.mapboard import NOMINAL_WIDTH
+
+from ._figure import SharedBundleFigure
 
 ERROR, INFO, OK = "#B00020", "#333333", "#1B5E20"
 HUMAN = "human"  # a seat played by clicking
@@ -376,19 +377,30 @@ def fit_js(box: str, css: str) -> str:
 _DRAWN = {"_widget_data": "data", "_widget_layout": "layout"}
 
 
-class LiveFigure(go.FigureWidget):
+class LiveFigure(SharedBundleFigure):
     """A Plotly FigureWidget whose state, as a page connecting now gets it, is the figure now.
 
     Updates travel as one-shot messages that only existing front-end models apply, and Plotly sends a
     page the figure its constructor had: a page that connects later (Voila runs the notebook first; a
     page reloaded during a lesson; a second tab) would draw that. ipywidgets gives a page the state
-    :meth:`get_state` returns, so this one gives the figure now (``to_plotly_json``)."""
+    :meth:`get_state` returns, so this one gives the figure now (``to_plotly_json``).
 
-    _built = False  # the widget opens (and so asks its state) before Plotly has built the figure
+    Its front-end model opens once the figure is built, with the whole figure: a FigureWidget opens
+    empty and sends its traces and layout in updates after, and a view drawn before those arrive (or
+    whose model missed them) showed an empty figure. Its front end imports Plotly's widget module once
+    per page (:class:`~powergrid_nb.panels._figure.SharedBundleFigure`)."""
+
+    _built = False  # Plotly builds the figure after the widget's constructor would open it
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._built = True
+        self.open()
+
+    def open(self) -> None:
+        """Open the front-end model, once the figure is built (ipywidgets opens it in its constructor)."""
+        if self._built:
+            super().open()
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         state = super().get_state(key, drop_defaults)
