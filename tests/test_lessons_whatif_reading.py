@@ -6,7 +6,7 @@ import pytest
 
 from powergrid_nb import compare, new_game
 from powergrid_nb.lessons import whatif_reading as wr
-from powergrid_nb.play.results import wilson
+from powergrid_nb.play.results import mean_interval, wilson
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,26 @@ def test_R110_payment_figure_reads_the_engines_income() -> None:
     fig = wr.payment_figure({"standard": None, "capped": {"payment": [10, 22, 33]}}, up_to=5)
     assert list(fig.data[0].y) == [new_game(4, seed=1).income(k) for k in range(6)]
     assert list(fig.data[1].y) == [10, 22, 33, 33, 33, 33]  # the last value repeats
+
+
+def test_median_interval_is_the_median_with_a_bootstrap_interval_robust_to_a_stall() -> None:
+    m, lo, hi = wr.median_interval([1, 1, 1, 2, 2, 0, 1, 1, 30, 1])
+    assert m == 1 and lo <= 1 <= hi and hi < 3  # one 30-round outlier barely moves it
+    mean, mlo, mhi = mean_interval([1, 1, 1, 2, 2, 0, 1, 1, 30, 1])
+    assert mhi - mlo > hi - lo
+    assert wr.median_interval([1, 2, 3]) == wr.median_interval([1, 2, 3])  # seeded: the same each run
+    assert math.isnan(wr.median_interval([4])[1])
+
+
+def test_median_reading_pairs_games_once_per_game(cmp) -> None:
+    r = wr.read_comparison(cmp, "rounds", statistic="median").iloc[0]
+    per_game = cmp.games.drop_duplicates(["variant", "game"]).pivot(index="game", columns="variant",
+                                                                      values="rounds")
+    d = per_game["end at 15"] - per_game["standard"]
+    assert r["pairs"] == len(d) == 12 and r["difference"] == d.median()
+    assert (r["low"], r["high"]) == pytest.approx(wr.median_interval(d.tolist())[1:])
+    assert r["reading"].startswith("median difference")
+    money = wr.read_comparison(cmp, "money", statistic="median")
+    assert list(money["player"]) == cmp.players
+    f = wr.by_sample_size(cmp, [4, 12], statistic="median")
+    assert f.iloc[-1]["difference"] == r["difference"]
