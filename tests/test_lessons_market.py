@@ -3,24 +3,23 @@
 import pandas as pd
 import pytest
 
-from powergrid_nb.play.results import wilson
-
 from powergrid_nb import BuyResources, Scenario, new_game
 from powergrid_nb.bots import HeuristicBot, play
 from powergrid_nb.lessons.market import (
-    paired_difference,
-    price_spikes,
-    spike_summary,
     denial_candidates,
     denial_study,
     denial_summary,
     next_buyer_table,
+    paired_difference,
     price_history,
+    price_spikes,
     refill_table,
     refill_wide,
     shortfall,
+    spike_summary,
     supply_curve,
 )
+from powergrid_nb.play.results import wilson
 
 
 @pytest.fixture(scope="module")

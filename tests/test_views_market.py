@@ -210,8 +210,9 @@ def test_R126_depot_steps_drawn_and_charged_at_8():
     assert any("depot at 8" in t for t in texts(fig))
 
 
-@pytest.mark.parametrize("edition, map, depot", [("original", "germany", False), ("original", "usa", False),
-                                                  ("recharged", "germany", False), ("recharged", "usa", True)])
+@pytest.mark.parametrize("edition, map, depot", [
+    ("original", "germany", False), ("original", "usa", False), ("recharged", "germany", False),
+    ("recharged", "usa", True)])
 def test_R126_the_depot_legend_key_only_where_the_game_has_a_depot(edition, map, depot):
     """The legend's "from the depot" key means something only where a map rule sells tokens from the
     supply (R126: Recharged USA's coal); elsewhere it is not listed, though its trace is kept (update)."""

@@ -96,7 +96,8 @@ def plant_table(g: Game, powered: int = 3, city: float = 0.0, rate: float = 0.0,
                      "extra_income": extra, "net_per_round": extra - cost,
                      "cities_cost": p.cities * city, "capital": capital,
                      "payback": payback_rounds(capital, extra, cost) if known else math.nan,
-                     "discounted_payback": discounted_payback(capital, extra - cost, rate) if known else math.nan,
+                     "discounted_payback": (discounted_payback(capital, extra - cost, rate) if known
+                                            else math.nan),
                      "npv": npv(capital, extra - cost, rounds, rate) if known else math.nan})
     return pd.DataFrame(rows).set_index("plant")
 

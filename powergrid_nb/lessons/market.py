@@ -7,10 +7,9 @@ market history (``simulate(..., per_round=True).market``) and ``analyze`` for de
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
-
-import math
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -236,7 +235,8 @@ def spike_figure(spikes: pd.DataFrame, history: pd.DataFrame) -> go.Figure:
 
 # --- denial ----------------------------------------------------------------------------------------
 
-def paired_difference(x: Sequence[float], y: Sequence[float], z: float = 1.959964) -> tuple[float, float, float]:
+def paired_difference(x: Sequence[float], y: Sequence[float],
+                      z: float = 1.959964) -> tuple[float, float, float]:
     """(mean of y - x, low, high): the difference of two paired win rates (win shares in [0, 1], one
     pair per playout) with Newcombe's hybrid score interval for paired proportions (1998, method 10),
     built from the two Wilson intervals and the correlation of the pairs. Unlike a t interval it is

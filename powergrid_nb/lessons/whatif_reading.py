@@ -200,7 +200,8 @@ def by_sample_size(cmp: Comparison, sizes: Sequence[int], measure: str = "rounds
     for each *n* in ``sizes`` (at most the games played): how the interval narrows as games are added."""
     frames = []
     for n in sorted({min(int(s), len(cmp.seeds)) for s in sizes}):
-        f = read_comparison(_first_games(cmp, n), measure, player, statistic=statistic).drop(columns="reading")
+        f = read_comparison(_first_games(cmp, n), measure, player, statistic=statistic)
+        f = f.drop(columns="reading")
         f.insert(0, "games", n)
         frames.append(f)
     out = pd.concat(frames, ignore_index=True)
