@@ -98,19 +98,37 @@ def _player_means(cmp: Comparison, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _hd_weights(n: int) -> np.ndarray:
+    """Harrell-Davis weights of the median for n sorted values: W_i = I(i/n) - I((i-1)/n), I the Beta
+    ((n+1)/2, (n+1)/2) distribution function (integrated numerically: no scipy needed)."""
+    a = (n + 1) / 2
+    x = np.linspace(0.0, 1.0, 20001)[1:-1]
+    logpdf = (a - 1) * (np.log(x) + np.log1p(-x))
+    pdf = np.exp(logpdf - logpdf.max())
+    cdf = np.concatenate([[0.0], np.cumsum((pdf[1:] + pdf[:-1]) / 2)])
+    cdf = np.concatenate([[0.0], cdf / cdf[-1], [1.0]])
+    grid = np.concatenate([[0.0], x, [1.0]])
+    at = np.interp(np.arange(n + 1) / n, grid, cdf)
+    return np.diff(at)
+
+
 def median_interval(values: Sequence[float], level: float = 0.95, resamples: int = 2000,
                     seed: int = 0) -> tuple[float, float, float]:
-    """(median, low, high): the median with a percentile bootstrap interval (``resamples`` resamples
-    of the values with replacement, seeded, so a notebook shows the same interval each run). A few
-    extreme values move a mean and its t interval; they move a median little."""
+    """(median, low, high): the Harrell-Davis median (a weighted mean of the sorted values, weights
+    centred on the middle one) with a percentile bootstrap interval (``resamples`` resamples of the
+    values with replacement, seeded, so a notebook shows the same interval each run). A few extreme
+    values move a mean and its t interval; they move a median little. Unlike the middle value itself,
+    the Harrell-Davis median of whole numbers (rounds) moves smoothly, so its bootstrap interval does
+    not collapse onto one whole number."""
     xs = np.array([float(x) for x in values if not pd.isna(x)])
     if len(xs) == 0:
         return math.nan, math.nan, math.nan
-    med = float(np.median(xs))
     if len(xs) < 2:
-        return med, math.nan, math.nan
+        return float(xs[0]), math.nan, math.nan
+    w = _hd_weights(len(xs))
+    med = float(np.sort(xs) @ w)
     rng = np.random.default_rng(seed)
-    boot = np.median(rng.choice(xs, size=(resamples, len(xs)), replace=True), axis=1)
+    boot = np.sort(rng.choice(xs, size=(resamples, len(xs)), replace=True), axis=1) @ w
     tail = (1 - level) / 2
     return med, float(np.quantile(boot, tail)), float(np.quantile(boot, 1 - tail))
 
