@@ -3,6 +3,7 @@
 import math
 
 import pandas as pd
+import pytest
 
 from powergrid_nb import PLANTS, Scenario, new_game, simulate
 from powergrid_nb.lessons import capital
@@ -102,3 +103,33 @@ def test_R40_only_recharged_discounts_and_a_discounted_plant_can_sell_for_1():
     assert d.loc["recharged", "discounted"] == len(rech) > 0
     assert d.loc["recharged", "sold_at_1"] == int((rech["price"] == 1).sum())
     assert (rech["price"] >= 1).all()
+
+
+def test_payback_counts_the_cities_a_plant_needs():
+    """A plant earns only for cities the company has: its capital is the card plus the cities. Plant 16
+    (3 cities) at 21 Elektro a city, for a company powering 5: (16 + 63) / (26 - 6) rounds, not 16 / 20."""
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=5, city=21)
+    net = g.income(8) - g.income(5) - g.fuel_cost(16)
+    assert t.loc[16, "capital"] == 16 + 3 * 21 and t.loc[16, "payback"] == pytest.approx(79 / net)
+    assert 3.5 < t.loc[16, "payback"] < 4.5
+    from powergrid_nb.lessons import check
+    assert check("2.3", 79 / net).correct and not check("2.3", 16 / net).correct
+
+
+def test_npv_and_discounted_payback():
+    assert capital.npv(10, 10, 1, 0.0) == 0 and capital.npv(100, 10, 3, 0.0) == -70
+    assert capital.npv(0, 11, 1, 0.1) == pytest.approx(10)
+    assert capital.discounted_payback(20, 10, 0.0) == 2 and capital.discounted_payback(20, 10, 0.1) == 3
+    assert capital.discounted_payback(20, 0, 0.1) == math.inf
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=5, city=21, rate=0.1, rounds=5)
+    row = t.loc[16]
+    assert row["npv"] == pytest.approx(capital.npv(row["capital"], row["net_per_round"], 5, 0.1))
+    assert row["discounted_payback"] >= math.ceil(row["payback"])
+
+
+def test_city_price_is_the_engines_price_of_the_cheapest_cities_per_city():
+    from powergrid_nb.bots.planner import cheapest_cities
+    g = new_game(4, seed=1)
+    assert capital.city_price(g, 3) == pytest.approx(cheapest_cities(g, g.players[0], 3)[1] / 3)

@@ -91,6 +91,17 @@ def test_leader_difference_is_paired_by_seed(res) -> None:
     assert (d["difference"], d["low"], d["high"]) == pytest.approx(expected)
 
 
+def test_phase_effects_start_from_the_leader_first_and_say_what_is_established(res) -> None:
+    """Reversing both phases, read from the leader-first games: the standard rules minus leader first,
+    paired by seed (the opposite of leader_difference's sign); the phases missing from a run are left out."""
+    eff = catchup.phase_effects(res, 3)
+    assert list(eff["reversed"]) == ["both phases"]
+    row, d = eff.iloc[0], catchup.leader_difference(res, 3).iloc[0]
+    assert row["pairs"] == d["pairs"] and row["difference"] == pytest.approx(-d["difference"])
+    assert (row["low"], row["high"]) == pytest.approx((-d["high"], -d["low"]))
+    assert row["established"] == (row["low"] > 0 or row["high"] < 0)
+
+
 def test_outcomes_gap_is_the_most_minus_the_fewest_cities(res) -> None:
     out = catchup.outcomes(res).set_index("reverse_order")
     g = res.games[res.games["reverse_order"] == "standard"]

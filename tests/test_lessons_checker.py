@@ -68,7 +68,7 @@ def test_each_exercise_accepts_its_right_answer(eid) -> None:
     ex = exercise(eid)
     v = check(eid, ex.answer())
     assert v.correct, v.message
-    assert v.message == ex.explanation and len(ex.explanation) > 20
+    assert v.message == ex.explain() and len(ex.explain()) > 20
 
 
 @pytest.mark.parametrize("eid", ALL)

@@ -10,12 +10,16 @@ from powergrid_nb.lessons.market import (
     denial_study,
     denial_summary,
     next_buyer_table,
+    paired_difference,
     price_history,
+    price_spikes,
     refill_table,
     refill_wide,
     shortfall,
+    spike_summary,
     supply_curve,
 )
+from powergrid_nb.play.results import wilson
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +133,32 @@ def test_denial_study_reports_the_paired_difference_denial_minus_normal() -> Non
     assert row["clear"] == (row["diff_low"] > 0 or row["diff_high"] < 0)
     s = denial_summary(st)
     assert s["positions"] == 1 and s["clear"] == s["better"] + s["worse"]
+
+
+def test_a_paired_difference_at_0_and_n_has_an_honest_interval() -> None:
+    """12 wins of 12 against 0 of 12 is not a certain difference of 1: Newcombe's interval from the two
+    Wilson intervals (each 0 to 0.243 wide at 0 of 12) runs from about 0.66 to 1."""
+    lo12 = wilson(0, 12)[1]
+    d, lo, hi = paired_difference([0] * 12, [1] * 12)
+    assert d == 1 and hi == 1 and lo == pytest.approx(1 - (2 * lo12 ** 2) ** 0.5) and lo < 0.7
+    d, lo, hi = paired_difference([0] * 12, [0] * 12)
+    assert d == 0 and (lo, hi) == pytest.approx((-lo12, lo12))
+    d, lo, hi = paired_difference([1, 0, 1, 0, 1, 1], [1, 1, 0, 0, 1, 1])
+    assert d == 0 and lo < 0 < hi
+    # more concordant pairs (a correlated pair) give a narrower interval than independent ones
+    same = paired_difference([1] * 10 + [0] * 10 + [0] * 2, [1] * 10 + [0] * 10 + [1] * 2)
+    apart = paired_difference([1] * 10 + [0] * 12, [0] * 10 + [1] * 2 + [1] * 10)
+    assert same[2] - same[1] < apart[2] - apart[1]
+
+
+def test_price_spikes_are_each_games_own_peak_above_the_smooth_mean() -> None:
+    market = pd.DataFrame({"game": [0, 0, 0, 1, 1, 1], "round": [1, 2, 3, 1, 2, 3], "resource": ["coal"] * 6,
+                           "tokens": [24, 3, 0, 24, 20, 9], "next_price": pd.array([1, 8, None, 1, 2, 4],
+                                                                               dtype="Int64")})
+    spikes = price_spikes(market).set_index("game")
+    assert spikes.loc[0, "peak"] == 8 and spikes.loc[0, "peak_round"] == 2 and spikes.loc[0, "sold_out"] == 1
+    assert spikes.loc[1, "peak"] == 4 and spikes.loc[1, "peak_round"] == 3 and spikes.loc[1, "sold_out"] == 0
+    hist = price_history(market)  # round means 1, 5, 4: the spike to 8 in game 0 is averaged away
+    s = spike_summary(price_spikes(market), hist).loc["coal"]
+    assert s["mean_top"] == 5 and s["median_peak"] == 6 and s["max_peak"] == 8
+    assert s["above"] == 0.5 and s["sold_out_games"] == 1 and s["above_low"] < 0.5 < s["above_high"]

@@ -93,3 +93,34 @@ def test_cheapest_cities_from_scratch_pay_slots_and_links():
     g = new_game(4, seed=1)
     cities, total = cheapest_cities(g, g.players[0], 3)
     assert total == 36 and networks.steiner_estimate(g, g.players[0], cities) <= total
+
+
+def test_R62_the_link_paid_twice_is_read_from_the_engines_paths():
+    """Bremen to Nürnberg and Dresden: both paths run over Erfurt–Dresden (19), the whole difference
+    between the engine's price and the Steiner tree's; the links out of Bremen are paid once."""
+    g = _bremen()
+    want = ["Nürnberg", "Dresden"]
+    links = networks.links_paid(g, "Ada", want).set_index("link")
+    twice = links[links["paid"] > 1]
+    assert list(twice.index) == ["Erfurt–Dresden"] and twice.loc["Erfurt–Dresden", "cost"] == 19
+    assert (links.loc[[x for x in links.index if "Bremen" in x], "paid"] == 1).all()
+    plan = plan_targets(g, "Ada", want)
+    assert links["cost"].mul(links["paid"]).sum() + 20 == plan.total
+    assert plan.total - networks.steiner_estimate(g, "Ada", want) == 19
+    from powergrid_nb.lessons import check
+    assert "Erfurt–Dresden" in check("3.3", 108).message
+
+
+def test_the_steiner_planners_extra_cost_splits_into_choice_and_sharing():
+    curves = networks.connection_curve(_positions()[0], _positions()[0].current_player, range(1, 6))
+    s = networks.steiner_sources(curves)
+    assert math.isclose(s["gap"], s["choice"] + s["sharing"]) and s["sharing"] >= 0 and s["choice"] >= 0
+    assert 0 <= s["under"] <= 1 and s["rows"] == len(curves)
+
+
+def test_region_costs_are_a_complete_count_without_an_interval():
+    g = new_game(4, seed=1)
+    regions = networks.region_costs(networks.growth_costs(g, k=4))
+    assert not {"low", "high"} & set(regions.columns)
+    assert (regions["min"] <= regions["mean"]).all() and (regions["mean"] <= regions["max"]).all()
+    assert networks.region_figure(g, regions, 4).data[0].error_y.array is None

@@ -6,7 +6,7 @@ import pytest
 
 from powergrid_nb import compare, new_game
 from powergrid_nb.lessons import whatif_reading as wr
-from powergrid_nb.play.results import wilson
+from powergrid_nb.play.results import mean_interval, wilson
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,33 @@ def test_R110_payment_figure_reads_the_engines_income() -> None:
     fig = wr.payment_figure({"standard": None, "capped": {"payment": [10, 22, 33]}}, up_to=5)
     assert list(fig.data[0].y) == [new_game(4, seed=1).income(k) for k in range(6)]
     assert list(fig.data[1].y) == [10, 22, 33, 33, 33, 33]  # the last value repeats
+
+
+def test_median_interval_is_the_median_with_a_bootstrap_interval_robust_to_a_stall() -> None:
+    stalled = [1] * 14 + [2] * 7 + [0] * 7 + [30, 25]  # two stalled games among 30
+    m, lo, hi = wr.median_interval(stalled)
+    assert abs(m - 1) < 0.3 and lo <= m <= hi < 2  # they barely move it
+    mean, mlo, mhi = mean_interval(stalled)
+    assert mhi - mlo > hi - lo
+    assert wr.median_interval([1, 2, 3]) == wr.median_interval([1, 2, 3])  # seeded: the same each run
+    assert math.isnan(wr.median_interval([4])[1])
+    # Harrell-Davis: weights centred on the middle, summing to 1; whole numbers do not collapse the interval
+    w = wr._hd_weights(5)
+    assert w.sum() == pytest.approx(1) and w[0] == pytest.approx(w[4])
+    assert w[2] == pytest.approx(0.3651, abs=1e-3)
+    m, lo, hi = wr.median_interval([0] * 20 + [1] * 20 + [2] * 5)
+    assert lo < m < hi and hi - lo > 0.1
+
+
+def test_median_reading_pairs_games_once_per_game(cmp) -> None:
+    r = wr.read_comparison(cmp, "rounds", statistic="median").iloc[0]
+    per_game = cmp.games.drop_duplicates(["variant", "game"]).pivot(index="game", columns="variant",
+                                                                      values="rounds")
+    d = per_game["end at 15"] - per_game["standard"]
+    assert r["pairs"] == len(d) == 12 and r["difference"] == pytest.approx(wr.median_interval(d.tolist())[0])
+    assert (r["low"], r["high"]) == pytest.approx(wr.median_interval(d.tolist())[1:])
+    assert r["reading"].startswith("median difference")
+    money = wr.read_comparison(cmp, "money", statistic="median")
+    assert list(money["player"]) == cmp.players
+    f = wr.by_sample_size(cmp, [4, 12], statistic="median")
+    assert f.iloc[-1]["difference"] == r["difference"]

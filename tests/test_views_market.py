@@ -210,6 +210,18 @@ def test_R126_depot_steps_drawn_and_charged_at_8():
     assert any("depot at 8" in t for t in texts(fig))
 
 
+@pytest.mark.parametrize("edition, map, depot", [
+    ("original", "germany", False), ("original", "usa", False), ("recharged", "germany", False),
+    ("recharged", "usa", True)])
+def test_R126_the_depot_legend_key_only_where_the_game_has_a_depot(edition, map, depot):
+    """The legend's "from the depot" key means something only where a map rule sells tokens from the
+    supply (R126: Recharged USA's coal); elsewhere it is not listed, though its trace is kept (update)."""
+    g = new_game(4, edition=edition, map=map, seed=1)
+    assert any(g.depot_price(r) is not None for r in RESOURCES) is depot
+    key = trace(resources_figure(g), "from the depot")
+    assert key.showlegend is depot
+
+
 def test_resources_player_marks_room_and_money():
     """R48 / R31: 'can buy' = min(room, what the money pays for); both shown as numbers and lines."""
     g = _depot_game(money=20)

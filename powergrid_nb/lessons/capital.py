@@ -2,7 +2,9 @@
 
 ``plant_table(g)`` is every plant card's economics at the fuel prices of a position: cities per token,
 fuel cost per city, the extra income it adds to a player who already powers ``powered`` cities and
-the rounds that income takes to repay its face value. ``hybrid_option`` measures what a coal/oil
+the rounds that income takes to repay what the plant really costs: its face value *and* the cities
+it needs (``city_price`` each; ``city_price(g)`` reads it from the position), undiscounted
+(``payback``) and discounted (``npv``, ``discounted_payback``). ``hybrid_option`` measures what a coal/oil
 plant's freedom to pick the cheaper fuel is worth over simulated market histories. The auction
 helpers read ``simulate(..., per_round=True).auctions``: premiums by plant, the "winner's curse"
 (do the players who overpay win less?) and the Recharged discount token (R40-R44).
@@ -23,10 +25,9 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
     from powergrid_nb.engine.phases.resources import Track
 
-__all__ = ["curse_figure", "discount_sales", "economics_figure", "edition_auctions", "green_premium",
-           "hybrid_costs",
-           "hybrid_option", "marginal_income", "payback_rounds", "plant_table", "premium_by_plant",
-           "premium_figure", "winners_curse"]
+__all__ = ["city_price", "curse_figure", "discount_sales", "discounted_payback", "economics_figure",
+           "edition_auctions", "green_premium", "hybrid_costs", "hybrid_option", "marginal_income", "npv",
+           "payback_rounds", "plant_table", "premium_by_plant", "premium_figure", "winners_curse"]
 
 FUEL_COLORS = {"coal": "#6d4c41", "oil": "#212121", "garbage": "#f9a825", "uranium": "#d32f2f",
                "hybrid": "#7b1fa2", "eco": "#2e7d32", "fusion": "#0277bd"}
@@ -43,24 +44,61 @@ def payback_rounds(price: float, extra_income: float, fuel_cost: float) -> float
     return price / net if net > 0 else math.inf
 
 
-def plant_table(g: Game, powered: int = 3) -> pd.DataFrame:
-    """Every plant card at the fuel prices of ``g`` for a buyer who already powers ``powered`` cities.
+def npv(price: float, net: float, rounds: int, rate: float) -> float:
+    """Net present value of paying ``price`` now for ``net`` Elektro at the end of each of the next
+    ``rounds`` rounds, discounted at ``rate`` per round: -price + sum_t net / (1 + rate)^t."""
+    return -price + sum(net / (1 + rate) ** t for t in range(1, rounds + 1))
+
+
+def discounted_payback(price: float, net: float, rate: float, most: int = 50) -> float:
+    """The fewest whole rounds whose discounted net income repays ``price`` (NPV >= 0); inf if none
+    within ``most`` rounds (a net of 0 or less, or a rate that shrinks the stream below the price)."""
+    total = 0.0
+    for t in range(1, most + 1):
+        total += net / (1 + rate) ** t
+        if total >= price:
+            return float(t)
+    return math.inf
+
+
+def city_price(g: Game, k: int = 3) -> float:
+    """What a new city costs at this position, in Elektro: the cheapest ``k`` cities of each player
+    (slot prices and links, ``planner.cheapest_cities``, as the engine charges them) divided by
+    ``k``, averaged over the players who can add ``k`` cities."""
+    from powergrid_nb.bots.planner import cheapest_cities
+
+    per = [found[1] / k for p in g.players if (found := cheapest_cities(g, p, k)) is not None]
+    return sum(per) / len(per) if per else math.nan
+
+
+def plant_table(g: Game, powered: int = 3, city: float = 0.0, rate: float = 0.0,
+                rounds: int = 5) -> pd.DataFrame:
+    """Every plant card at the fuel prices of ``g`` for a buyer who already powers ``powered`` cities
+    and must build the cities a new plant supplies, at ``city`` Elektro each (``city_price(g)``).
 
     Columns: fuel, tokens, cities, ``cities_per_token`` (NaN for green plants), ``fuel_cost`` (one
     run at today's prices, ``g.fuel_cost``; NaN if the market cannot supply it), ``fuel_per_city``,
-    ``extra_income`` (marginal, R110), ``net_per_round`` and ``payback`` (rounds to repay the face
-    value, the plant's number). The buyer is assumed to own the cities the plant powers.
+    ``extra_income`` (marginal, R110), ``net_per_round`` (extra income - fuel), ``cities_cost``
+    (cities x ``city``), ``capital`` (face value, the plant's number, + cities_cost), ``payback``
+    (rounds of net income to repay the capital), ``discounted_payback`` (the same at ``rate`` per
+    round, whole rounds) and ``npv`` (over the next ``rounds`` rounds at ``rate``).
     """
     rows = []
     for n, p in sorted(PLANTS.items()):
         fuel = g.fuel_cost(n)
         cost = math.nan if fuel is None else float(fuel)
         extra = marginal_income(g, powered, p.cities)
+        capital = n + p.cities * city
+        known = fuel is not None
         rows.append({"plant": n, "fuel": p.fuel, "tokens": p.tokens, "cities": p.cities,
                      "cities_per_token": p.cities / p.tokens if p.tokens else math.nan,
                      "fuel_cost": cost, "fuel_per_city": cost / p.cities,
                      "extra_income": extra, "net_per_round": extra - cost,
-                     "payback": payback_rounds(n, extra, cost) if fuel is not None else math.nan})
+                     "cities_cost": p.cities * city, "capital": capital,
+                     "payback": payback_rounds(capital, extra, cost) if known else math.nan,
+                     "discounted_payback": (discounted_payback(capital, extra - cost, rate) if known
+                                            else math.nan),
+                     "npv": npv(capital, extra - cost, rounds, rate) if known else math.nan})
     return pd.DataFrame(rows).set_index("plant")
 
 
@@ -100,7 +138,8 @@ def economics_figure(table: pd.DataFrame, title: str = "Power plants as capital"
                                       "payback %{y:.1f} rounds<extra></extra>")
     fig.update_layout(title=title, height=430, legend_title_text="fuel",
                       xaxis_title="plant number = face value (Elektro)",
-                      yaxis_title="payback (rounds of net income)", margin={"t": 60, "r": 20})
+                      yaxis_title="payback (rounds of net income to repay card + cities)",
+                      margin={"t": 60, "r": 20})
     return fig
 
 

@@ -26,7 +26,7 @@ from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 from powergrid_nb.play.simulation import sweep
 
 __all__ = ["VARIANTS", "leader_difference", "leader_figure", "leader_win_rates", "leaders", "outcomes",
-           "phases_3_and_4", "player_order", "run_rule_sets", "turn_figure", "turn_summary",
+           "phase_effects", "phases_3_and_4", "player_order", "run_rule_sets", "turn_figure", "turn_summary",
            "what_changed", "with_rules"]
 
 # label -> value of the rule parameter reverse_order (None: the rules as printed, R45 and R54)
@@ -122,6 +122,27 @@ def leader_difference(result: SimulationResult, after_round: int, base: str = "s
         mean, lo, hi = mean_interval((both["won"] - both["base"]).tolist())
         rows.append({"reverse_order": label, "versus": base, "pairs": len(both), "difference": mean,
                      "low": lo, "high": hi})
+    return pd.DataFrame(rows)
+
+
+PHASES = {"both phases": "standard", "resources (phase 3)": "resources reversed only",
+          "building (phase 4)": "building reversed only"}
+
+
+def phase_effects(result: SimulationResult, after_round: int) -> pd.DataFrame:
+    """What reversing each phase does to the leader's win rate, starting from the leader first in both
+    (``leader first``): per phase reversed (``both phases``, ``resources (phase 3)`` alone,
+    ``building (phase 4)`` alone) the paired difference from ``leader first`` with its 95% interval
+    (:func:`leader_difference`) and ``established`` (the interval excludes zero). A brake shows as a
+    negative difference."""
+    diff = leader_difference(result, after_round, base="leader first").set_index("reverse_order")
+    rows = []
+    for phase, label in PHASES.items():
+        if label in diff.index:
+            r = diff.loc[label]
+            rows.append({"reversed": phase, "variant": label, "pairs": int(r["pairs"]),
+                         "difference": r["difference"], "low": r["low"], "high": r["high"],
+                         "established": bool(r["low"] > 0 or r["high"] < 0)})
     return pd.DataFrame(rows)
 
 

@@ -75,14 +75,15 @@ class Exercise:
 
     ``answer()`` computes the right answer. ``kind`` says how an answer is compared: ``"number"``
     (within ``tolerance``, absolute), ``"text"`` (case and spaces ignored), ``"set"`` (any order) or
-    ``"list"`` (in order). ``explanation`` says why the right answer is right; ``mistakes`` are the
+    ``"list"`` (in order). ``explanation`` says why the right answer is right (a text, or a function
+    computing it from the package, so the numbers it names are computed, not typed); ``mistakes`` are the
     typical wrong answers with their explanation; ``hint`` is said for any other wrong answer.
     """
 
     id: str
     question: str
     answer: Callable[[], Any]
-    explanation: str
+    explanation: str | Callable[[], str]
     kind: str = "number"
     tolerance: float = 0.0
     unit: str = ""
@@ -92,6 +93,10 @@ class Exercise:
     def __post_init__(self) -> None:
         if self.kind not in ("number", "text", "set", "list"):
             raise ValueError(f"exercise {self.id}: kind must be number, text, set or list, not {self.kind!r}")
+
+    def explain(self) -> str:
+        """Why the right answer is right."""
+        return self.explanation() if callable(self.explanation) else self.explanation
 
     def _shape(self, answer: Any) -> str | None:
         """Why ``answer`` is not even of the right kind, or None."""
@@ -126,7 +131,7 @@ class Exercise:
         if shape:
             return Verdict(self.id, False, shape + ".")
         if self.same(answer, self.answer()):
-            return Verdict(self.id, True, self.explanation)
+            return Verdict(self.id, True, self.explain())
         for m in self.mistakes:
             try:
                 hit = m.matches(answer) if m.matches else self.same(answer, m.example())

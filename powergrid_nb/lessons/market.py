@@ -7,6 +7,7 @@ market history (``simulate(..., per_round=True).market``) and ``analyze`` for de
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,9 +28,9 @@ from powergrid_nb.play.results import mean_interval, wilson
 from powergrid_nb.views import RESOURCE_COLORS
 
 __all__ = ["denial_candidates", "denial_figure", "denial_positions", "denial_study", "denial_summary",
-           "next_buyer_table",
-           "price_history", "price_history_figure", "refill_figure", "refill_table", "refill_wide",
-           "shortfall", "supply_curve", "supply_curve_figure"]
+           "next_buyer_table", "paired_difference", "price_history", "price_history_figure", "price_spikes",
+           "refill_figure", "refill_table", "refill_wide", "shortfall", "spike_figure", "spike_summary",
+           "supply_curve", "supply_curve_figure"]
 
 
 def supply_curve(g: Game, resource: str) -> pd.DataFrame:
@@ -169,7 +170,94 @@ def price_history_figure(history: pd.DataFrame) -> go.Figure:
     return fig
 
 
+def price_spikes(market: pd.DataFrame) -> pd.DataFrame:
+    """Per game and resource (``simulate(..., per_round=True).market``): the ``peak`` price of the next
+    token at the start of any round of that game, the first ``peak_round`` it was reached, and
+    ``sold_out`` (rounds that started with none on the market: no next token at any price). A mean
+    over games per round smooths such spikes away; these are each game's own."""
+    rows = []
+    for (game, r), grp in market.groupby(["game", "resource"], observed=True):
+        prices = grp.dropna(subset=["next_price"])
+        top = prices.loc[prices["next_price"].astype(float).idxmax()] if len(prices) else None
+        rows.append({"game": int(game), "resource": str(r),
+                     "peak": float(top["next_price"]) if top is not None else math.nan,
+                     "peak_round": int(top["round"]) if top is not None else pd.NA,
+                     "sold_out": int((grp["tokens"] == 0).sum())})
+    return pd.DataFrame(rows)
+
+
+def spike_summary(spikes: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+    """Per resource: ``games``, the median and the highest per-game peak (:func:`price_spikes`), the
+    highest mean over games of any round (``mean_top``, from :func:`price_history`), the share of games
+    whose own peak was above that mean (``above``, Wilson interval ``above_low``-``above_high``) and the
+    games with a sold-out round (``sold_out_games``)."""
+    rows = []
+    for r in RESOURCES:
+        s = spikes[spikes["resource"] == r]
+        h = history[history["resource"] == r]
+        if s.empty or h.empty:
+            continue
+        top = float(h["price"].max())
+        k, n = int((s["peak"] > top).sum()), len(s)
+        lo, hi = wilson(k, n)
+        rows.append({"resource": r, "games": n, "median_peak": float(s["peak"].median()),
+                     "max_peak": float(s["peak"].max()), "mean_top": top, "above": k / n if n else math.nan,
+                     "above_low": lo, "above_high": hi, "sold_out_games": int((s["sold_out"] > 0).sum())})
+    return pd.DataFrame(rows).set_index("resource")
+
+
+def spike_figure(spikes: pd.DataFrame, history: pd.DataFrame) -> go.Figure:
+    """Each game's peak price of the next token per resource (a box with every game as a point) against
+    the highest round mean of :func:`price_history` (a bar): the spikes the means hide."""
+    fig = go.Figure()
+    for r in RESOURCES:
+        s = spikes[spikes["resource"] == r]
+        h = history[history["resource"] == r]
+        if s.empty:
+            continue
+        color = RESOURCE_COLORS[r]
+        fig.add_box(x=[r] * len(s), y=s["peak"], name=r, marker_color=color, boxpoints="all", jitter=0.5,
+                    pointpos=0, customdata=s[["game", "peak_round"]].to_numpy(), showlegend=False,
+                    hovertemplate="game %{customdata[0]}: peak %{y} Elektro in round %{customdata[1]}"
+                                  "<extra></extra>")
+        if not h.empty:
+            fig.add_scatter(x=[r], y=[h["price"].max()], mode="markers", showlegend=r == RESOURCES[0],
+                            name="highest mean of a round", legendgroup="mean",
+                            marker={"symbol": "line-ew-open", "size": 40, "color": "black",
+                                    "line": {"width": 3}},
+                            hovertemplate="highest round mean: %{y:.1f} Elektro<extra></extra>")
+    fig.update_layout(title="Each game's highest price of the next token (one point per game)",
+                      yaxis_title="peak price of the next token (Elektro)", xaxis_title="resource",
+                      height=430, template="plotly_white", legend={"orientation": "h", "y": -0.2},
+                      margin={"t": 70, "b": 90})
+    return fig
+
+
 # --- denial ----------------------------------------------------------------------------------------
+
+def paired_difference(x: Sequence[float], y: Sequence[float],
+                      z: float = 1.959964) -> tuple[float, float, float]:
+    """(mean of y - x, low, high): the difference of two paired win rates (win shares in [0, 1], one
+    pair per playout) with Newcombe's hybrid score interval for paired proportions (1998, method 10),
+    built from the two Wilson intervals and the correlation of the pairs. Unlike a t interval it is
+    honest at 0 and n: 12 wins of 12 against 0 of 12 is not a certain difference of 1."""
+    n = len(x)
+    if n == 0 or n != len(y):
+        return math.nan, math.nan, math.nan
+    a = sum(p * q for p, q in zip(x, y, strict=True))              # both win
+    b = sum(p * (1 - q) for p, q in zip(x, y, strict=True))        # only x wins
+    c = sum((1 - p) * q for p, q in zip(x, y, strict=True))        # only y wins
+    d = n - a - b - c
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, z)
+    l2, u2 = wilson(a + c, n, z)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(margins) if margins > 0 else 0.0
+    diff = p2 - p1
+    low = diff - math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2))
+    high = diff + math.sqrt(max(0.0, (u2 - p2) ** 2 - 2 * phi * (u2 - p2) * (p1 - l1) + (p1 - l1) ** 2))
+    return diff, max(-1.0, low), min(1.0, high)
+
 
 def shortfall(g: Game, player: str, resource: str) -> int:
     """Tokens of ``resource`` ``player`` lacks to run once every plant of theirs that burns only that
@@ -237,23 +325,24 @@ def denial_positions(games: int, players: int = 4, seed: int = 0, min_round: int
 
 def denial_study(positions: list[dict[str, Any]], playouts: int, seed: int = 1) -> pd.DataFrame:
     """For each position, ``analyze`` the normal buy against the denial buy on the same playouts:
-    win probabilities with Wilson intervals, the paired difference denial - normal with its 95%
-    interval, and ``clear`` (the interval excludes 0)."""
+    win probabilities with Wilson intervals (``normal_low`` ...), the paired difference denial - normal
+    with its 95% interval (:func:`paired_difference`: honest when every playout went the same way),
+    and ``clear`` (the interval excludes 0)."""
     rows = []
     for i, pos in enumerate(positions):
         a = analyze(pos["game"], candidates=[pos["normal"], pos["denial"]], playouts=playouts,
                     seed=seed + i, progress=False)
         f = a.frame.set_index("candidate")
         n_row, d_row = f.loc[pos["normal"].label], f.loc[pos["denial"].label]
-        if a.frame["candidate"].iloc[0] == pos["normal"].label:  # vs_best is "this one - the best"
-            diff, lo, hi = d_row["vs_best"], d_row["vs_best_low"], d_row["vs_best_high"]
-        else:
-            diff, lo, hi = -n_row["vs_best"], -n_row["vs_best_high"], -n_row["vs_best_low"]
-        diff, lo, hi = float(diff), float(lo), float(hi)
+        normal, denial = (a._wins[[c.label for c in a.candidates].index(pos[k].label)]
+                          for k in ("normal", "denial"))
+        diff, lo, hi = paired_difference(normal, denial)
         rows.append({"seed": pos["seed"], "round": pos["round"], "player": pos["player"],
                      "opponent": pos["opponent"], "resource": pos["resource"], "denial": pos["denial"].label,
                      "left": pos["left"], "leaves_short": pos["leaves_short"],
                      "p_normal": n_row["win_probability"], "p_denial": d_row["win_probability"],
+                     "normal_low": n_row["ci_low"], "normal_high": n_row["ci_high"],
+                     "denial_low": d_row["ci_low"], "denial_high": d_row["ci_high"],
                      "diff": diff, "diff_low": lo, "diff_high": hi, "clear": lo > 0 or hi < 0,
                      "playouts": int(a.playouts)})
     return pd.DataFrame(rows)

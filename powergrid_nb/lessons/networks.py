@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
 __all__ = ["centrality", "centrality_figure", "connection_curve", "connection_figure", "curve_summary",
-           "first_mover", "first_mover_summary", "growth_costs", "play_graph", "positions", "region_costs",
-           "region_figure", "slot_prices_by_step",
-           "steiner_estimate", "steiner_plan"]
+           "first_mover", "first_mover_summary", "growth_costs", "links_paid", "play_graph", "positions",
+           "region_costs", "region_figure", "slot_prices_by_step", "steiner_estimate", "steiner_plan",
+           "steiner_sources"]
 
 _NET = "__network__"  # the player's network contracted into one node
 
@@ -72,6 +72,26 @@ def steiner_estimate(g: Game, player: str, cities: Sequence[str]) -> int:
     terminals = [*root, *cities]
     links = steiner_tree(graph, terminals, weight="cost").size(weight="cost") if len(terminals) > 1 else 0
     return int(sum(slots[c] for c in cities) + links)
+
+
+def links_paid(g: Game, player: str, cities: Sequence[str]) -> pd.DataFrame:
+    """Every link the engine charges when ``player`` adds ``cities`` in the cheapest order
+    (``plan_targets``), read from the paths the engine prices (``g.plan_build``, money left aside):
+    one row per link with its ``cost``,
+    how often it is ``paid`` and the cities whose paths use it (``for``), most paid first. A link
+    paid more than once is R62 at work: links are never owned, each new city pays its own path."""
+    plan = plan_targets(g, player, cities)
+    if plan is None:
+        raise ValueError(f"{player} cannot add {', '.join(cities)} in one turn")
+    graph = g.map.play_graph(g.regions)
+    paid: dict[frozenset[str], tuple[str, str, list[str]]] = {}  # link -> (ends as first met, cities)
+    for step in plan.steps:  # g.plan_build's steps for this order, priced as if money were enough
+        for a, b in zip(step.path, step.path[1:], strict=False):
+            paid.setdefault(frozenset((a, b)), (a, b, []))[2].append(step.city)
+    rows = [{"link": f"{a}–{b}", "cost": int(graph[a][b]["cost"]), "paid": len(by), "for": ", ".join(by)}
+            for a, b, by in paid.values()]
+    out = pd.DataFrame(rows, columns=["link", "cost", "paid", "for"])
+    return out.sort_values(["paid", "cost"], ascending=False, kind="stable").reset_index(drop=True)
 
 
 def steiner_plan(g: Game, player: str, k: int) -> tuple[str, ...] | None:
@@ -130,6 +150,20 @@ def curve_summary(curves: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def steiner_sources(curves: pd.DataFrame) -> dict[str, float]:
+    """Where the Steiner planner's extra cost comes from, over all (position, k) rows of
+    :func:`connection_curve`: ``gap`` (mean engine price of its cities minus the exact optimum) split
+    into ``choice`` (its own estimate minus the optimum: the greedy, nearest-first choice of cities)
+    and ``sharing`` (engine price minus its estimate: links it counted once but pays again, R62);
+    ``under`` is the share of rows whose estimate is below the engine's price, ``over`` the share
+    where its cities cost more than the optimum, ``rows`` the count."""
+    price, est, exact = curves["steiner_price"], curves["steiner_estimate"], curves["exact"]
+    gap = float((price - exact).mean())
+    return {"rows": len(curves), "gap": gap, "choice": float((est - exact).mean()),
+            "sharing": float((price - est).mean()), "under": float((est < price).mean()),
+            "over": float((price > exact).mean())}
+
+
 def connection_figure(summary: pd.DataFrame) -> go.Figure:
     """Cost of k cities by method (top) and the Steiner planner's overpayment (bottom), with intervals."""
     from plotly.subplots import make_subplots
@@ -171,11 +205,12 @@ def growth_costs(g: Game, k: int = 4) -> pd.DataFrame:
 
 
 def region_costs(growth: pd.DataFrame) -> pd.DataFrame:
-    """Mean growth cost per region over its cities with a 95% interval (from growth_costs), cheapest first."""
-    rows = []
-    for r, part in growth.groupby("region"):
-        m, lo, hi = mean_interval(part["links"].tolist())
-        rows.append({"region": r, "cities": len(part), "mean": m, "low": lo, "high": hi})
+    """Mean growth cost per region over all its cities (from growth_costs), with the cheapest and the
+    dearest city (``min``, ``max``), cheapest region first. Every city of the region is counted: a
+    complete count, not a sample, so the mean has no sampling interval."""
+    rows = [{"region": r, "cities": len(part), "mean": float(part["links"].mean()),
+             "min": int(part["links"].min()), "max": int(part["links"].max())}
+            for r, part in growth.groupby("region")]
     return pd.DataFrame(rows).set_index("region").sort_values("mean")
 
 
@@ -258,16 +293,16 @@ def first_mover_summary(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
 
 
 def region_figure(g: Game, regions: pd.DataFrame, k: int) -> go.Figure:
-    """Mean link cost of growing to ``k`` cities per region with its interval (from region_costs)."""
-    err = {"type": "data", "symmetric": False, "array": regions["high"] - regions["mean"],
-           "arrayminus": regions["mean"] - regions["low"]}
+    """Mean link cost of growing to ``k`` cities per region (from region_costs): bars without an
+    interval, since every city of the region is counted (a complete count has no sampling error)."""
     labels = [f"{r} (n = {n} cities)" for r, n in zip(regions.index, regions["cities"], strict=True)]
-    fig = go.Figure(go.Bar(x=labels, y=regions["mean"], error_y=err,
+    fig = go.Figure(go.Bar(x=labels, y=regions["mean"],
                            marker_color=[g.map.regions.get(r, "grey") for r in regions.index],
-                           customdata=regions["cities"], showlegend=False,
-                           hovertemplate="%{x}: %{y:.1f} E<extra></extra>"))
+                           customdata=regions[["min", "max"]].to_numpy(), showlegend=False,
+                           hovertemplate="%{x}: %{y:.1f} E (cities from %{customdata[0]} to "
+                                         "%{customdata[1]} E)<extra></extra>"))
     fig.update_layout(title=f"Links paid to grow from one city to {k}, by region<br>"
-                            "<sup>mean over the region's cities, 95% interval</sup>",
+                            "<sup>mean over all the region's cities: a complete count, no interval</sup>",
                       height=380, xaxis_title="region", yaxis_title="link cost (Elektro)",
                       margin={"t": 60, "r": 20})
     return fig

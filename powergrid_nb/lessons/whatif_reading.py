@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -23,8 +24,8 @@ from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.play.comparison import MEASURES, Comparison
 from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 
-__all__ = ["by_sample_size", "check_prediction", "established", "games_for_half_width", "payment_figure",
-           "read_comparison", "sample_size_figure", "verdict"]
+__all__ = ["by_sample_size", "check_prediction", "established", "games_for_half_width", "median_interval",
+           "paired_differences", "payment_figure", "read_comparison", "sample_size_figure", "verdict"]
 
 UNITS = {"win_rate": "", "rounds": " rounds", "money": " Elektro"}
 DIGITS = {"money": 0}
@@ -97,14 +98,92 @@ def _player_means(cmp: Comparison, measure: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _hd_weights(n: int) -> np.ndarray:
+    """Harrell-Davis weights of the median for n sorted values: W_i = I(i/n) - I((i-1)/n), I the Beta
+    ((n+1)/2, (n+1)/2) distribution function (integrated numerically: no scipy needed)."""
+    a = (n + 1) / 2
+    x = np.linspace(0.0, 1.0, 20001)[1:-1]
+    logpdf = (a - 1) * (np.log(x) + np.log1p(-x))
+    pdf = np.exp(logpdf - logpdf.max())
+    cdf = np.concatenate([[0.0], np.cumsum((pdf[1:] + pdf[:-1]) / 2)])
+    cdf = np.concatenate([[0.0], cdf / cdf[-1], [1.0]])
+    grid = np.concatenate([[0.0], x, [1.0]])
+    at = np.interp(np.arange(n + 1) / n, grid, cdf)
+    return np.diff(at)
+
+
+def median_interval(values: Sequence[float], level: float = 0.95, resamples: int = 2000,
+                    seed: int = 0) -> tuple[float, float, float]:
+    """(median, low, high): the Harrell-Davis median (a weighted mean of the sorted values, weights
+    centred on the middle one) with a percentile bootstrap interval (``resamples`` resamples of the
+    values with replacement, seeded, so a notebook shows the same interval each run). A few extreme
+    values move a mean and its t interval; they move a median little. Unlike the middle value itself,
+    the Harrell-Davis median of whole numbers (rounds) moves smoothly, so its bootstrap interval does
+    not collapse onto one whole number."""
+    xs = np.array([float(x) for x in values if not pd.isna(x)])
+    if len(xs) == 0:
+        return math.nan, math.nan, math.nan
+    if len(xs) < 2:
+        return float(xs[0]), math.nan, math.nan
+    w = _hd_weights(len(xs))
+    med = float(np.sort(xs) @ w)
+    rng = np.random.default_rng(seed)
+    boot = np.sort(rng.choice(xs, size=(resamples, len(xs)), replace=True), axis=1) @ w
+    tail = (1 - level) / 2
+    return med, float(np.quantile(boot, tail)), float(np.quantile(boot, 1 - tail))
+
+
+def paired_differences(cmp: Comparison, measure: str, mean_of_players: bool = False) -> pd.DataFrame:
+    """One row per variant (not the first), game and player: ``difference`` = the measure in that
+    variant minus the first variant's in the same game (same seed), for the same player; with
+    ``mean_of_players`` the player is "mean of the players" and the measure is averaged per game first."""
+    col = MEASURES[measure][0]
+    df = cmp.games.assign(value=cmp.games[col].astype(float))
+    if mean_of_players:
+        df = df.groupby(["variant", "game"], observed=True)["value"].mean().reset_index()
+        df["player"] = "mean of the players"
+    base = df[df["variant"] == cmp.labels[0]].set_index(["game", "player"])["value"]
+    parts = []
+    for v in cmp.labels[1:]:
+        other = df[df["variant"] == v].set_index(["game", "player"])["value"]
+        d = (other - base).dropna().rename("difference").reset_index()
+        parts.append(d.assign(variant=v))
+    return pd.concat(parts, ignore_index=True)[["variant", "game", "player", "difference"]]
+
+
+def _medians(cmp: Comparison, measure: str, mean_of_players: bool) -> pd.DataFrame:
+    """Like ``cmp.difference`` for one measure, with the median paired difference and its bootstrap
+    interval instead of the mean and its t interval."""
+    # game length is the same for every player of a game: one difference per game, not one per player
+    diffs = paired_differences(cmp, measure, mean_of_players or measure in GAME_LEVEL)
+    rows = []
+    for (v, player), grp in diffs.groupby(["variant", "player"], sort=False):
+        m, lo, hi = median_interval(grp["difference"].tolist())
+        rows.append({"variant": v, "versus": cmp.labels[0], "player": player, "pairs": len(grp),
+                     measure: m, f"{measure}_low": lo, f"{measure}_high": hi})
+    out = pd.DataFrame(rows)
+    order = {p: i for i, p in enumerate(cmp.players)}
+    return out.sort_values(["variant", "player"], key=lambda c: c.map(
+        {v: i for i, v in enumerate(cmp.labels)} if c.name == "variant" else order).fillna(0), kind="stable")
+
+
 def read_comparison(cmp: Comparison, measure: str = "rounds", player: str | None = None,
-                    mean_of_players: bool = False) -> pd.DataFrame:
+                    mean_of_players: bool = False, statistic: str = "mean") -> pd.DataFrame:
     """``cmp.difference`` for one measure ("win_rate", "rounds", "money") with a ``reading`` sentence per
     row; game length is one row per variant, the others one per player (or only ``player``'s), or with
-    ``mean_of_players`` one per variant for the mean over each game's players (paired by game)."""
+    ``mean_of_players`` one per variant for the mean over each game's players (paired by game).
+    ``statistic="median"``: the median paired difference with a bootstrap interval
+    (:func:`median_interval`) instead of the mean with a t interval: robust to a few extreme games."""
     if measure not in MEASURES:
         raise ValueError(f"measure is one of {', '.join(MEASURES)}, not {measure!r}")
-    d = _player_means(cmp, measure) if mean_of_players else cmp.difference
+    if statistic not in ("mean", "median"):
+        raise ValueError(f"statistic is 'mean' or 'median', not {statistic!r}")
+    if statistic == "median":
+        d = _medians(cmp, measure, mean_of_players)
+        if measure in GAME_LEVEL and not mean_of_players:
+            d = d.assign(player=player if player is not None else cmp.players[0])
+    else:
+        d = _player_means(cmp, measure) if mean_of_players else cmp.difference
     if player is not None:
         d = d[d["player"] == player]
     elif measure in GAME_LEVEL:
@@ -116,7 +195,8 @@ def read_comparison(cmp: Comparison, measure: str = "rounds", player: str | None
     words = MEASURES[measure][1]
     out["reading"] = [
         verdict(r.difference, r.low, r.high,
-                what=f"{r.variant} vs {r.versus}, {words}" + (f" of {r.player}" if "player" in out else "")
+                what=("median difference, " if statistic == "median" else "")
+                + f"{r.variant} vs {r.versus}, {words}" + (f" of {r.player}" if "player" in out else "")
                 + (", mean of the players" if mean_of_players else "")
                 + f" (n = {r.pairs} paired games)",
                 unit=UNITS[measure], percent=measure == "win_rate", digits=DIGITS.get(measure, 2))
@@ -133,12 +213,13 @@ def _first_games(cmp: Comparison, n: int) -> Comparison:
 
 
 def by_sample_size(cmp: Comparison, sizes: Sequence[int], measure: str = "rounds",
-                   player: str | None = None) -> pd.DataFrame:
+                   player: str | None = None, statistic: str = "mean") -> pd.DataFrame:
     """The difference from the first variant and its 95% interval over the first *n* games of ``cmp``
     for each *n* in ``sizes`` (at most the games played): how the interval narrows as games are added."""
     frames = []
     for n in sorted({min(int(s), len(cmp.seeds)) for s in sizes}):
-        f = read_comparison(_first_games(cmp, n), measure, player).drop(columns="reading")
+        f = read_comparison(_first_games(cmp, n), measure, player, statistic=statistic)
+        f = f.drop(columns="reading")
         f.insert(0, "games", n)
         frames.append(f)
     out = pd.concat(frames, ignore_index=True)

@@ -179,7 +179,9 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
         axes.update({f"xaxis{top}": span, f"xaxis{bottom}": dict(title_text="tokens bought", **span),
                      f"yaxis{top}": dict(range=[0, 17.5], dtick=4, minor=dict(dtick=2, showgrid=True)),
                      f"yaxis{bottom}": dict(rangemode="tozero")})
-    # Legend keys (grey, no data): one entry per kind of curve; clicking one toggles all four.
+    # Legend keys (grey, no data): one entry per kind of curve; clicking one toggles all four. The depot
+    # (R126) is a map rule: its key shows only where this game has one (same traces either way, for update).
+    depot_rule = any(g.depot_price(r) is not None for r in RESOURCES)
     for name, group, style in (
             ("price / total now", "now", dict(mode="lines+markers", line=dict(color=KEY, width=3))),
             ("after the next refill", "after",
@@ -189,7 +191,8 @@ def resources_figure(g: Game, *, player: str | None = None, height: int = 620) -
             (f"{player} can buy (dotted: room, money)", "player", dict(mode="markers", marker=dict(
                 size=13, color=pcolor, symbol=psymbol)))):
         data.append(scatter(x=[None], y=[None], name=name, legendgroup=group, hoverinfo="skip",
-                            showlegend=group != "player" or player is not None, **style))
+                            showlegend={"player": player is not None, "depot": depot_rule}.get(group, True),
+                            **style))
     fig.add_traces(data)
     if not refreshing():  # update() leaves the axes as built
         axes["yaxis"]["title_text"] = "price (Elektro)"

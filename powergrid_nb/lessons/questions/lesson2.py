@@ -25,10 +25,22 @@ def _scarce() -> Game:
     return sc.game()
 
 
-def _payback(fuel: bool = True, marginal: bool = True) -> float:
+CITY = 21  # Elektro per new city in exercise 2.3 (slot and links), a given of the question
+
+
+def _payback(fuel: bool = True, marginal: bool = True, cities: bool = True) -> float:
     g = _new()
     extra = marginal_income(g, 5, PLANTS[16].cities) if marginal else g.income(PLANTS[16].cities)
-    return payback_rounds(16, extra, (g.fuel_cost(16) or 0) if fuel else 0)
+    price = 16 + (PLANTS[16].cities * CITY if cities else 0)
+    return payback_rounds(price, extra, (g.fuel_cost(16) or 0) if fuel else 0)
+
+
+def _payback_explanation() -> str:
+    g = _new()
+    extra, fuel = marginal_income(g, 5, PLANTS[16].cities), g.fuel_cost(16) or 0
+    return (f"(16 + 3 x {CITY}) / ({extra} - {fuel}) = {_payback():.2f} rounds: the plant earns only "
+            f"for cities the company has, so its capital is the card and the cities. Counting the card "
+            f"alone ({_payback(cities=False):.2f} rounds) makes plants look far cheaper than they are.")
 
 
 EXERCISES: tuple[Exercise, ...] = (
@@ -55,17 +67,20 @@ EXERCISES: tuple[Exercise, ...] = (
         hint="Subtract the income for 5 cities from the income for 5 + 3."),
     Exercise(
         "2.3", "In a new game (`new_game(4, seed=1)`, today's fuel prices), a player powering 5 cities "
-        "buys plant 16 (2 oil, 3 cities) at face value, 16 Elektro. How many rounds of net income "
-        "(extra income minus one run of fuel, `g.fuel_cost(16)`) repay it?",
+        "buys plant 16 (2 oil, 3 cities) at face value, 16 Elektro, and builds the 3 cities it supplies at "
+        f"{CITY} Elektro each. How many rounds of net income (extra income minus one run of fuel, "
+        "`g.fuel_cost(16)`) repay the plant and its cities?",
         answer=lambda: _payback(), tolerance=0.02, unit="rounds",
-        explanation="16 / (26 - 6) = 0.8 rounds: at face value a plant repays itself within a round; "
-                    "the scarce things are the plant slots (3 per player) and the cities to power.",
-        mistakes=(Mistake(lambda: _payback(fuel=False),
+        explanation=_payback_explanation,
+        mistakes=(Mistake(lambda: _payback(cities=False),
+                          "this counts the card only: the plant supplies 3 cities, and building them is "
+                          "part of what the plant costs."),
+                  Mistake(lambda: _payback(fuel=False),
                           "this leaves out the fuel: every run burns 2 oil bought at today's price."),
                   Mistake(lambda: _payback(marginal=False),
-                          "this counts the income for 3 cities in all (44) instead of the extra income "
+                          "this counts the income for 3 cities in all instead of the extra income "
                           "over the 5 cities already powered.")),
-        hint="payback = price / (extra income - fuel cost of one run)."),
+        hint="payback = (price + cities x city price) / (extra income - fuel cost of one run)."),
     Exercise(
         "2.4", "The market holds only 4 coal and 4 oil (`sc = Scenario.from_game(new_game(4, seed=1))`, "
         "`sc.set_resources({'coal': 4, 'oil': 4})`, `g = sc.game()`). "

@@ -9,7 +9,7 @@ from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.lessons.checker import Exercise, Mistake
-from powergrid_nb.lessons.networks import centrality, steiner_estimate
+from powergrid_nb.lessons.networks import centrality, links_paid, steiner_estimate
 from powergrid_nb.position.scenario import Scenario
 
 FORK = ["Nürnberg", "Dresden"]
@@ -28,6 +28,20 @@ def _bremen() -> Game:
     sc.set_money("Ada", 200)
     sc.set_phase(Phase.BUILDING)
     return sc.game()
+
+
+def _paid_twice_explanation() -> str:
+    """Exercise 3.3's explanation, read from the engine's plan: the links paid more than once."""
+    g = _bremen()
+    plan = plan_targets(g, "Ada", FORK)
+    links = links_paid(g, "Ada", FORK)
+    twice = links[links["paid"] > 1]
+    again = ", ".join(f"{r.link} ({r.cost} Elektro)" for r in twice.itertuples())
+    saving = plan.total - steiner_estimate(g, "Ada", FORK)  # type: ignore[union-attr]
+    return (f"{plan.total} Elektro: each city pays its whole path from the network (R60, R62), and "  # type: ignore[union-attr]
+            + (f"both paths run over {again}, so it is paid twice. " if len(twice) else "")
+            + f"A Steiner tree that pays each link once would charge {saving} Elektro less, but links are "
+            "never owned; `g.plan_build('Ada', plan.cities)` shows the paths.")
 
 
 def _cheapest3(links: bool = True) -> int:
@@ -71,13 +85,10 @@ EXERCISES: tuple[Exercise, ...] = (
         "3.3", "In the Bremen position of lesson 3 (`fork`: Ada's only house is in Bremen), what does the "
         "engine charge her to add Nürnberg and Dresden in one turn (`plan_targets`)?",
         answer=lambda: plan_targets(_bremen(), "Ada", FORK).total, unit="Elektro",  # type: ignore[union-attr]
-        explanation="Each city pays its whole path from the network (R60, R62), so the trunk Bremen - "
-                    "Erfurt is paid twice. A Steiner tree forking at Erfurt would be cheaper, but links "
-                    "are never owned. Building a house in Erfurt too makes the fork real, and the "
-                    "three cities then cost less than these two.",
+        explanation=lambda: _paid_twice_explanation(),
         mistakes=(Mistake(lambda: steiner_estimate(_bremen(), "Ada", FORK),
                           "that is the Steiner tree's price, the links shared; under R62 every city pays "
-                          "its own path again, so the shared trunk is paid twice."),),
+                          "its own path again, so a link on both paths is paid twice."),),
         hint="Ask the engine: `plan_targets(g, 'Ada', ['Nürnberg', 'Dresden']).total`."),
     Exercise(
         "3.4", "In the play area of `new_game(4, seed=1)`, which city has the lowest mean cheapest path "
