@@ -148,6 +148,17 @@ def test_a_playout_past_its_deadline_is_dropped_and_not_counted() -> None:
     assert a.partial and a.stopped_by == "time budget" and a.playouts < 50
 
 
+def test_each_candidates_wins_per_playout_pair_up_and_make_its_win_probability() -> None:
+    a = analyze(mid_game(3), **QUICK)
+    for c in a.candidates:
+        w = a.wins(c.label)
+        assert len(w) == a.playouts
+        row = a.frame.set_index("candidate").loc[c.label]
+        assert sum(w) / len(w) == pytest.approx(row["win_probability"])
+    with pytest.raises(ValueError, match="no candidate 'nope'"):
+        a.wins("nope")
+
+
 def test_a_bid_limit_raises_by_one_until_reached_then_passes() -> None:
     g = mid_game(2)
     me = g.current_player

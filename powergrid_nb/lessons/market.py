@@ -334,8 +334,7 @@ def denial_study(positions: list[dict[str, Any]], playouts: int, seed: int = 1) 
                     seed=seed + i, progress=False)
         f = a.frame.set_index("candidate")
         n_row, d_row = f.loc[pos["normal"].label], f.loc[pos["denial"].label]
-        normal, denial = (a._wins[[c.label for c in a.candidates].index(pos[k].label)]
-                          for k in ("normal", "denial"))
+        normal, denial = a.wins(pos["normal"].label), a.wins(pos["denial"].label)
         diff, lo, hi = paired_difference(normal, denial)
         rows.append({"seed": pos["seed"], "round": pos["round"], "player": pos["player"],
                      "opponent": pos["opponent"], "resource": pos["resource"], "denial": pos["denial"].label,

@@ -106,6 +106,14 @@ class Analysis:
         note = f"<p><b>Suggestion</b>: {escape(self.suggestion)}</p>"
         return note + self.frame.to_html(index=False, float_format=lambda v: f"{v:.3f}")
 
+    def wins(self, candidate: str) -> list[float]:
+        """The win share of ``candidate`` (its label) in each playout finished for every candidate, in
+        playout order: playout *i* of two candidates shares its deal, so the lists pair up."""
+        labels = [c.label for c in self.candidates]
+        if candidate not in labels:
+            raise ValueError(f"no candidate {candidate!r}; the candidates are {', '.join(labels)}")
+        return list(self._wins[labels.index(candidate)])
+
     # --- the numbers ---------------------------------------------------------------------------------
     @cached_property
     def frame(self) -> pd.DataFrame:
