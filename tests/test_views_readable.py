@@ -105,7 +105,7 @@ def page(chromium_session: Any) -> Iterator[Any]:
     if chromium_session is None:
         yield None
         return
-    pg = chromium_session.new_page(viewport={"width": 1500, "height": 900})
+    pg = chromium_session.new_page(viewport={"width": 1500, "height": 1200})  # the tallest map: 1080 px
     pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
              else route.continue_())
     pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
