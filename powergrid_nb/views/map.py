@@ -25,7 +25,7 @@ from powergrid_nb.frames import cities_rows, connections_rows
 
 from ._base import base_layout, new_figure, player_color, player_symbol, scatter, view
 from ._fit import COST
-from .mapboard import COST_FONT, MARGIN, PAD, Board, board, fit_height, outline_paths, table_width
+from .mapboard import COST_FONT, MARGIN, Board, board, fit_height, outline_paths, table_width
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.board.network import PlanStep
@@ -63,7 +63,7 @@ def mix(colour: str, other: str = "#FFFFFF", share: float = TINT) -> str:
                          for a, b in zip(rgb(colour), rgb(other), strict=True))
 
 
-def fit_ranges(g: Game, pad: float = PAD, below: float = 0.0, above: float = 0.0
+def fit_ranges(g: Game, pad: float = 0.04, below: float = 0.0, above: float = 0.0
                ) -> tuple[list[float], list[float]]:
     """x (lon) and y (lat) axis ranges: the cities' bounding box plus ``pad`` of the larger span
     (in screen units) on every side, and ``below``/``above`` extra degrees of latitude."""
