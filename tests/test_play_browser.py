@@ -53,6 +53,39 @@ def assert_map_fits(table: Any) -> None:
     assert abs(drawn - max(box, NOMINAL_WIDTH)) < 3, f"the map is {drawn:.0f} px wide in a box of {box} px"
 
 
+READ_JS = """root => { const gd = root.querySelector('.pg-map-box .js-plotly-plot');
+  const R = el => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const names = [], fonts = [];
+  gd.querySelectorAll('.scatterlayer .trace').forEach(tr => {
+    const d = tr.__data__ && tr.__data__[0] && tr.__data__[0].trace;
+    if (!d || d.visible !== true) return;
+    tr.querySelectorAll('.textpoint text').forEach(t => {
+      if (!t.textContent) return;
+      if (d.legendgroup === 'regions') names.push(R(t));
+      fonts.push(parseFloat(getComputedStyle(t).fontSize));
+    });
+  });
+  const hit = (a, b) => a[0] < b[2] - 0.5 && b[0] < a[2] - 0.5 && a[1] < b[3] - 0.5 && b[1] < a[3] - 0.5;
+  let overlaps = 0;
+  names.forEach((a, i) => names.slice(i + 1).forEach(b => { if (hit(a, b)) overlaps++; }));
+  const land = R(gd.querySelector('.shapelayer path'));
+  const doc = document.scrollingElement || document.documentElement;
+  return {land: land[2] - land[0], font: Math.min(...fonts), overlaps, names: names.length,
+          modebar: !!gd.querySelector('.modebar-container .modebar-group'),
+          scroll: doc.scrollWidth - doc.clientWidth}; }"""
+
+
+def assert_map_reads(table: Any, least_land: float) -> dict[str, Any]:
+    """The table's map as drawn: its land at least ``least_land`` px across, names and costs 12 px or
+    more, no two names overlapping, no mode bar, no horizontal scrollbar on the page."""
+    m = table.evaluate(READ_JS)
+    assert m["land"] >= least_land, f"the map's land is {m['land']:.0f} px across"
+    assert m["font"] >= 12 and m["overlaps"] == 0 and m["names"] == 42, m
+    assert not m["modebar"], "a mode bar over the map"
+    assert m["scroll"] <= 0, f"a horizontal scrollbar ({m['scroll']} px)"
+    return m
+
+
 CUT_JS = """root => [...root.querySelectorAll('.pg-setup *')]
   .filter(e => e.textContent.trim() && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
                && getComputedStyle(e).overflow !== 'visible')
@@ -100,6 +133,7 @@ def test_lab_play_a_round_by_clicking(browser, lab_server) -> None:
         delay = table.locator(".pg-delay .widget-readout").inner_text()
         assert float(delay) == 0, f"the toolbar shows bot delay {delay}, the form set 0"
         page.screenshot(path=str(SHOTS / "lab_02_started.png"))
+        print("Lab map:", assert_map_reads(table, 450))  # the file browser open beside the notebook
 
         log: list[str] = []
         money: list[int] = []
@@ -171,6 +205,8 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         before = drv.status()
         assert before.startswith("Round 1 · Step 1 · Phase: auction"), before
         page.screenshot(path=str(SHOTS / "voila_02_started.png"))
+        # the biggest thing on the table: at 1500 px, Germany's land at least 600 px across
+        print("Voila map:", assert_map_reads(table, 600))
         # a card of the plant-market tab picks its plant for the opening bid, as the panel's button does
         drv.play(lambda: table.locator(".pg-market-view .pg-card-openable").count() > 0, max_turns=10)
         card = table.locator(".pg-market-view .pg-card-openable").last

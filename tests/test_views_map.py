@@ -17,7 +17,7 @@ from _position import position, random_game
 from powergrid_nb import Game, MarkCity, new_game
 from powergrid_nb.views import update
 from powergrid_nb.views._base import player_color, player_symbol
-from powergrid_nb.views._fit import FAR
+from powergrid_nb.views._fit import RESCUE_FAR
 from powergrid_nb.views.map import FADED, OUTLINE, map_figure, mix
 from powergrid_nb.views.mapboard import board
 
@@ -226,9 +226,10 @@ def test_marked_start_city_in_hover():
 
 
 def test_city_markers_are_pale_region_tints():
-    """In-play cities: 55 % region colour + 45 % white, a thin dark-grey ring (houses stand out)."""
+    """In-play cities: 40 % region colour + 60 % white, a thin dark-grey ring: no city looks like a
+    player's house (saturated, a dark edge), "You" in dark blue not like a blue region's city."""
     g = new_game(4, seed=3)
-    assert mix("#1f5fbf") == "#84A7DC" and mix("#000") == "#737373"
+    assert mix("#1f5fbf") == "#A5BFE5" and mix("#000") == "#999999"
     for region, tr in region_traces(map_figure(g), g).items():
         assert tr.marker.line.color == OUTLINE and tr.marker.line.width == 1
         if region in g.regions:
@@ -260,7 +261,8 @@ def test_axes_fit_the_country_and_its_cities(map):
 # --- links -----------------------------------------------------------------------------------
 
 def test_connection_costs_on_or_beside_their_link_zero_shown():
-    """Each cost sits on its link, or (where the line is crowded) at most FAR px beside it."""
+    """Each cost sits on its link, or (where the line is crowded) at most RESCUE_FAR px beside it, not
+    near its ends."""
     g = new_game(4, seed=3)
     links = g.connections_frame()
     t = traces(map_figure(g))["link costs"]
@@ -273,7 +275,7 @@ def test_connection_costs_on_or_beside_their_link_zero_shown():
         (p, q, r) = px
         along = ((p[0] - q[0]) * (r[0] - q[0]) + (p[1] - q[1]) * (r[1] - q[1])) / math.dist(q, r) ** 2
         side = abs((r[0] - q[0]) * (p[1] - q[1]) - (r[1] - q[1]) * (p[0] - q[0])) / math.dist(q, r)
-        assert 0.1 < along < 0.9 and side < FAR + 0.5, (a, c, along, side)
+        assert 0.1 < along < 0.9 and side < RESCUE_FAR + 0.5, (a, c, along, side)
     first = links.itertuples(index=False)
     assert [list(d) for d in t.customdata] == [[a, c, int(k)] for a, c, k, _ in first]
 

@@ -38,6 +38,7 @@ from powergrid_nb import Game, Open, new_game
 from powergrid_nb.engine.rules.plants import PLANTS
 from powergrid_nb.frames import owned_plants_frame
 from powergrid_nb.views import map_figure, plants_figure, players_figure, update
+from powergrid_nb.views.mapboard import fit_height, table_width
 from powergrid_nb.views.plants import FUEL_COLORS, KEY_NAME
 
 SHOTS = ROOT / "test-artifacts" / "readable"
@@ -104,7 +105,7 @@ def page(chromium_session: Any) -> Iterator[Any]:
     if chromium_session is None:
         yield None
         return
-    pg = chromium_session.new_page(viewport={"width": 1500, "height": 900})
+    pg = chromium_session.new_page(viewport={"width": 1500, "height": 1200})  # the tallest map: 1080 px
     pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
              else route.continue_())
     pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
@@ -153,16 +154,19 @@ def test_map_labels_clear_of_labels_and_markers(page, map: str, edition: str, ar
         assert label_clashes(m) == [], f"{map}/{edition}/{area} at {width} px"
 
 
-@pytest.mark.parametrize(("map", "edition", "widths"), [
-    ("germany", "original", (655, 900)), ("germany", "recharged", (655, 900)),
-    ("usa", "original", (700, 900)), ("usa", "recharged", (700, 900))])
-def test_map_labels_clear_at_the_play_tables_height(page, map: str, edition: str, widths: tuple) -> None:
-    """The play table's map (560 px tall, a fixed title): labels clear as well, from the width the
-    board is laid out for on (700 px; Germany, laid out for its height, from 655 px)."""
+@pytest.mark.parametrize("edition", ["original", "recharged"])
+@pytest.mark.parametrize("map", ["germany", "usa"])
+def test_map_labels_clear_at_the_play_tables_size(page, map: str, edition: str) -> None:
+    """The play table's map (laid out for its narrowest box, ``table_width``, as tall as the map
+    there, a fixed title): labels clear as well, from that width on."""
     g = mid_game(3, map, edition)
-    fig = map_figure(g, height=560, title=g.map.title, link_hover=False)
-    for width in widths:
-        assert label_clashes(draw(page, fig, width)) == [], f"{map}/{edition} at {width} x 560"
+    width = table_width(g)
+    height = fit_height(g, width)
+    fig = map_figure(g, height=height, width=width, title=g.map.title, link_hover=False)
+    fig.update_layout(autosize=True, width=None)
+    for box in (width, 900):
+        fig.update_layout(height=fit_height(g, box, least=height))
+        assert label_clashes(draw(page, fig, box)) == [], f"{map}/{edition} at {box} px"
 
 
 def test_the_measure_sees_overlaps(page) -> None:
@@ -173,10 +177,11 @@ def test_the_measure_sees_overlaps(page) -> None:
 
 
 @pytest.mark.parametrize(("map", "height", "width"), [
-    ("germany", 700, 1000), ("usa", 700, 1000), ("germany", 560, 655), ("usa", 560, 655),
-    ("germany", 560, 700), ("usa", 560, 700)])
+    ("germany", 700, 1000), ("usa", 700, 1000), ("germany", 938, 600), ("usa", 581, 700),
+    ("germany", 1080, 1040), ("usa", 767, 1040)])
 def test_map_legend_inside_the_figure(page, map: str, height: int, width: int) -> None:
-    """Every legend entry inside the figure, at the notebook's size and the play table's."""
+    """Every legend entry inside the figure, at the notebook's size and the play table's (its
+    narrowest box, and Voila's at 1500 px)."""
     g = new_game(6, map=map, seed=2)
     m = draw(page, map_figure(g, height=height, title=g.map.title), width)
     assert len(m["legend"]) >= 15

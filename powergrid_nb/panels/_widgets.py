@@ -373,6 +373,9 @@ def fit_js(box: str, css: str) -> str:
     return _FIT_JS % {"box": box, "css": css}
 
 
+# what every live figure is drawn with (plotly.js config): no mode bar over the figure
+CONFIG: dict[str, Any] = {"displayModeBar": False}
+
 # the figure a FigureWidget's front end draws first: its synced state, named so by Plotly's widget
 _DRAWN = {"_widget_data": "data", "_widget_layout": "layout"}
 
@@ -392,8 +395,12 @@ class LiveFigure(SharedBundleFigure):
 
     _built = False  # Plotly builds the figure after the widget's constructor would open it
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Plotly's options for the drawing (FigureWidget's synced ``_config``): no mode bar, which
+        # floated over the figure's title and top right corner (zoom by dragging, reset by a double
+        # click)
+        self._config = {**CONFIG, **(config or {})}
         self._built = True
         self.open()
 
@@ -427,15 +434,27 @@ class Fit(anywidget.AnyWidget):
 
     width = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, fig: Any, **kwargs: Any) -> None:
+    def __init__(self, fig: Any, height: Callable[[int], int] | None = None, **kwargs: Any) -> None:
+        """``height``: the figure's height for a width (None: the figure keeps its height)."""
         super().__init__(**kwargs)
-        self.observe(lambda c: c["new"] in FIT_WIDTHS and fig.update_layout(width=c["new"]), names="width")
+        self._fig, self._height = fig, height
+        self.observe(self._fit, names="width")
+
+    def _fit(self, change: dict[str, Any]) -> None:
+        width = change["new"]
+        if width not in FIT_WIDTHS:
+            return
+        if self._height is None:
+            self._fig.update_layout(width=width)
+        else:
+            self._fig.update_layout(width=width, height=self._height(width))
 
 
 class FitMap(Fit):
     """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
     the board's labels were placed for (narrower, it keeps that width, as before): a wide Voila page
-    showed a gap of a third of the map beside it."""
+    showed a gap of a third of the map beside it. With ``height`` (a function of the width) the map
+    grows taller as it grows wider (a wide map keeps filling the width)."""
 
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
     _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "

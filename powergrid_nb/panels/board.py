@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from powergrid_nb import views
 from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
+from powergrid_nb.views.mapboard import fit_height, table_width
 
 from ._widgets import LiveFigure, fit_box, fitted
 from .market import MarketView
@@ -39,17 +40,21 @@ def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
 class Board:
     """The figures of one game at a table (``table`` gives the viewer, the plan and click targets)."""
 
-    def __init__(self, table: Any, g: Game, height: int = 560) -> None:
+    def __init__(self, table: Any, g: Game, height: int | None = None) -> None:
         self.table = table
         self.game = g
         self.keys: dict[str, Hashable] = {}
         # a fixed title (the status line has round and phase), so the map changes only with what its key
-        # holds; it opens with the panel's build plan, as every later refresh draws it
-        base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=height,
-                                title=g.map.title, link_hover=False)
+        # holds; it opens with the panel's build plan, as every later refresh draws it. It is laid out
+        # for the narrowest box the table gives it; its height (None: the map's own) shows the map
+        # across that box
+        self.width = table_width(g)  # the narrowest box the table gives the map
+        self.height = height or fit_height(g, self.width)
+        base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=self.height,
+                                width=self.width, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = LiveFigure(base)
-        # as wide as its box: panels/_widgets.FitMap, beside it in the table
+        # as wide as its box, and as tall as the map at that width: panels/_widgets.FitMap (fit_map)
         for trace in self.map.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
@@ -69,6 +74,11 @@ class Board:
                           titles=list(TABS), selected_index=0)
         self.tabs.add_class("pg-tabs")
         self.tabs.observe(lambda _c: self.refresh(), names="selected_index")
+
+    def fit_height(self, width: int) -> int:
+        """The map's height in a box ``width`` px wide: the map across the box, never less tall than
+        the height it was laid out for (its labels stay clear)."""
+        return fit_height(self.game, width, least=self.height)
 
     # --- keys: everything each view shows depends on, from cheap public facts -----------------------
     def _key(self, name: str) -> Hashable:

@@ -102,7 +102,7 @@ class Table(w.VBox):
     """
 
     def __init__(self, game: Game | None = None, bots: Mapping[str, Bot | str] | None = None, *,
-                 delay: float = 0.6, height: int = 560, app: bool | None = None,
+                 delay: float = 0.6, height: int | None = None, app: bool | None = None,
                  saves: str | os.PathLike[str] | None = None, private_saves: bool | None = None) -> None:
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("pg-table")
@@ -195,15 +195,18 @@ class Table(w.VBox):
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
-        map_box = w.Box([self.board.map, FitMap(self.board.map, layout=shared(w.Layout, display="none"))],
-                        layout=w.Layout(flex="1 1 auto", min_width="520px"))
+        # the map takes the room the panel beside it leaves; in a box too narrow for both (JupyterLab
+        # with its file browser open), the panel goes under the map
+        fit = FitMap(self.board.map, height=self.board.fit_height, layout=shared(w.Layout, display="none"))
+        map_box = w.Box([self.board.map, fit],
+                        layout=w.Layout(flex=f"1 1 {self.board.width}px", min_width=f"{self.board.width}px"))
         map_box.add_class("pg-map-box")
         hints = self.hints
         right = w.VBox([x for x in (self.actions, hints.row, self.message, self.log_view) if x is not None],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
-        self.children = [x for x in (self.status, self.toolbar.widget,
-                                     w.HBox([map_box, right], layout=w.Layout(width="100%")),
-                                     hints.result, self.board.tabs, self.guard) if x is not None]
+        row = w.HBox([map_box, right], layout=w.Layout(width="100%", flex_flow="row wrap"))
+        self.children = [x for x in (self.status, self.toolbar.widget, row, hints.result, self.board.tabs,
+                                     self.guard) if x is not None]
         if old is not None:  # only once no longer shown: a view still on the page syncs to its figure
             old.close()
         self.say("")

@@ -3,10 +3,12 @@
 Drawn with plain scatter traces (x = longitude, y = latitude), so it renders offline, over the
 country's outline (a layout shape from the map file's ``outline``). Where everything goes is the
 board's layout for the figure's size (:mod:`.mapboard`, :func:`._fit.board`): cities too close for
-their marker and slot row are moved apart a little, each city label takes a place (``textposition``)
-clear of every marker, slot, link cost and other label, each link cost a place on or beside its
-link. The map fills the figure (small margins; the legend beside a tall map, under a wide one), and
-zoom and pan survive refreshes (``uirevision``).
+their marker and slot row (three slots under each city) are moved apart a little; each link cost
+takes a place as near its link's middle as is clear of every marker, slot row and other cost; each
+city label one of five places beside its own marker (a ``textposition``), clear of every marker,
+slot, link cost and other label, and not as near another city's marker as its own. Names and
+costs are 12 px. The map fills the figure's width (small margins); the plan's note and a compact
+legend (its entries in rows) go under it; zoom and pan survive refreshes (``uirevision``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from powergrid_nb.engine.gamelog import possessive
 from powergrid_nb.frames import cities_rows, connections_rows
 
 from ._base import base_layout, new_figure, player_color, player_symbol, scatter, view
-from .mapboard import MARGIN, PAD, Board, board, outline_paths
+from ._fit import COST
+from .mapboard import COST_FONT, MARGIN, Board, board, fit_height, outline_paths, table_width
 
 if TYPE_CHECKING:
     from powergrid_nb.engine.board.network import PlanStep
@@ -32,7 +35,8 @@ GREY, LINK, FAINT = "#9A9A9A", "#8C8C8C", "#D0D0D0"
 FADED = 0.3              # opacity of regions and links outside the play area
 FORBIDDEN = "#C62828"
 OUTLINE = "#555555"      # thin dark-grey ring around the (pale) city markers
-TINT = 0.55              # share of the region colour in a city marker (the rest is white)
+TINT = 0.4               # share of the region colour in a city marker (the rest is white): pale, so
+                         # no city looks like a player's (saturated, dark-edged) house
 LAND, COAST = "#F4F1E8", "#C9C2AE"   # the country outline: a pale land fill and its border
 CITY_HOVER = ("<b>%{customdata[0]}</b><br>region %{customdata[1]} (in play: %{customdata[2]})<br>"
               "houses: %{customdata[3]}")
@@ -59,7 +63,7 @@ def mix(colour: str, other: str = "#FFFFFF", share: float = TINT) -> str:
                          for a, b in zip(rgb(colour), rgb(other), strict=True))
 
 
-def fit_ranges(g: Game, pad: float = PAD, below: float = 0.0, above: float = 0.0
+def fit_ranges(g: Game, pad: float = 0.04, below: float = 0.0, above: float = 0.0
                ) -> tuple[list[float], list[float]]:
     """x (lon) and y (lat) axis ranges: the cities' bounding box plus ``pad`` of the larger span
     (in screen units) on every side, and ``below``/``above`` extra degrees of latitude."""
@@ -112,7 +116,7 @@ def _city_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: li
             text=names, textposition=[b.text[c] for c in names], customdata=data,
             hovertemplate=hover, cliponaxis=False,
             name=region if playing else f"{region} (not in play)", legendgroup="regions",
-            legendgrouptitle=dict(text="Regions"), opacity=1.0 if playing else FADED,
+            opacity=1.0 if playing else FADED,
             textfont=dict(size=b.font, color="#222222" if playing else GREY),
             marker=dict(size=15, color=mix(colour) if playing else mix(colour, "#B0B0B0", 0.4),
                         line=dict(width=1, color=OUTLINE))))
@@ -149,11 +153,11 @@ def _link_traces(b: Board, links: list[dict[str, Any]], show_costs: bool, hover:
     traces.append(scatter(
         x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers+text", name="link costs",
         text=[str(r["cost"]) for r in rows], showlegend=False, textposition="middle center",
-        marker=dict(symbol="square", size=15, color="rgba(255,255,255,0.9)", line=dict(width=0)),
+        marker=dict(symbol="square", size=2 * COST - 1, color="rgba(255,255,255,0.9)", line=dict(width=0)),
         customdata=[[r["city_a"], r["city_b"], r["cost"]] for r in rows],
         hovertemplate="%{customdata[0]} – %{customdata[1]}: %{customdata[2]} Elektro<extra></extra>",
         hoverinfo=None if hover else "skip",
-        textfont=dict(size=11, weight="bold",
+        textfont=dict(size=COST_FONT, weight="bold",
                       color=["#505050" if r["in_play"] else "#C4C4C4" for r in rows])))
     return traces
 
@@ -195,12 +199,12 @@ def _house_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: l
             pts.append((b.xy[city][0] + offsets[k][0], b.xy[city][1] + offsets[k][1], city, slots[k][5:]))
         traces.append(scatter(
             x=[p[0] for p in pts] or [None], y=[p[1] for p in pts] or [None], mode="markers", name=name,
-            legendgroup="players", legendgrouptitle=dict(text="Players"), showlegend=True,
+            legendgroup="players", showlegend=True,
             customdata=[[p[2], p[3]] for p in pts],
             hovertemplate=f"<b>{name}</b>: house in %{{customdata[0]}} "
                           "(slot %{customdata[1]})<extra></extra>",
             marker=dict(size=13, color=player_color(g, name), symbol=player_symbol(g, name),
-                        line=dict(width=1, color="#222222"))))
+                        line=dict(width=1.5, color="#111111"))))
     return traces
 
 
@@ -237,15 +241,18 @@ def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
     traces = [
         scatter(x=xs, y=ys, mode="lines", name="plan", legendgroup="plan", hoverinfo="skip",
                 showlegend=bool(steps), line=dict(width=5, color=colour, dash="dash")),
+        # on the city's marker, no bigger: its name beside it stays clear
         scatter(x=[o[0] for o in order], y=[o[1] for o in order], mode="markers+text",
                 name="plan order", legendgroup="plan", showlegend=False, text=[o[2] for o in order],
-                textposition="middle center", textfont=dict(size=13, color="white"),
+                textposition="middle center", textfont=dict(size=12, color="white", weight="bold"),
                 customdata=[[o[4]] for o in order], hovertemplate="%{customdata[0]}<extra></extra>",
-                marker=dict(size=24, color=[o[3] for o in order], line=dict(width=2, color="white"))),
-        scatter(x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text",
+                marker=dict(size=17, color=[o[3] for o in order], line=dict(width=1.5, color="white"))),
+        # each step's cost is in the plan's note and the order marker's hover; drawn beside the city
+        # it covered names and link costs, so the trace holds it undrawn
+        scatter(x=[c[0] for c in costs], y=[c[1] for c in costs], mode="text", visible=False,
                 name="plan costs", legendgroup="plan", showlegend=False, text=[c[2] for c in costs],
                 textposition="middle right", hoverinfo="skip",
-                textfont=dict(size=15, color=colour))]
+                textfont=dict(size=13, color=colour))]
     if not steps:
         return traces, []
     allowed = [s for s in steps if not s.rule]
@@ -259,16 +266,18 @@ def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
 
 @view("map")
 def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None = None,
-               plan: list[str] | None = None, show_costs: bool = True, height: int = 700,
+               plan: list[str] | None = None, show_costs: bool = True, height: int | None = None,
                width: int | None = None, title: str | None = None, link_hover: bool = True) -> go.Figure:
     """The board: cities by region, links and costs, houses by slot, and optionally the build costs
     for ``player`` (hover), highlighted ``networks`` and a ``plan`` of cities to build in order
     (for ``player``, default the player to act).
 
     ``width``: a fixed width (None: the figure fills its container; the board is laid out for
-    ``NOMINAL_WIDTH``); ``title``: instead of the map, round, step and phase (a fixed one changes
-    less often); ``link_hover=False``: the link-cost labels take no hovers or clicks (cities near
-    them do). Zoom and pan survive ``update`` (``uirevision``)."""
+    ``mapboard.table_width``, the play table's narrowest map box); ``height``: None, as tall as the
+    map is across that width (``mapboard.fit_height``: a tall map like Germany's is tall); ``title``:
+    instead of the map, round, step and phase (a fixed one changes less often); ``link_hover=False``:
+    the link-cost labels take no hovers or clicks (cities near them do). Zoom and pan survive
+    ``update`` (``uirevision``)."""
     # the rows of cities_frame and connections_frame, without building the frames (a refresh a click)
     cities = {r["city"]: r for r in cities_rows(g, player)}
     links = connections_rows(g)
@@ -281,6 +290,8 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
             notes = ["Plan: no player to plan for (the game is over)"]
         else:
             steps = g.plan_build(who, list(plan))
+    if height is None:  # as tall as the map is across the width it is laid out for
+        height = fit_height(g, width or table_width(g))
     b = board(g, height, width)
     plan_traces, lines = _plan_traces(g, b, who, steps)
     fig = new_figure([*_link_traces(b, links, show_costs, link_hover),
@@ -290,20 +301,19 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     if title is None:
         title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
     base_layout(fig, title, height=height, hovermode="closest", uirevision=f"{g.map.name}/{g.map.edition}",
+                # compact: its entries in rows at the foot of the figure (the map takes the width),
+                # under the plan's note
                 legend=dict(groupclick="toggleitem", itemsizing="constant", font=dict(size=12),
-                            grouptitlefont=dict(size=13),
-                            # beside a tall map on its left: a figure cut short on the right (a
-                            # FigureWidget wider than its box) loses blank space, not the legend
-                            **(dict(orientation="h", x=0, xanchor="left", y=0, yanchor="top")
-                               if b.legend_below else dict(x=-0.02, xanchor="right", y=1, yanchor="top"))))
-    fig.update_layout(margin=MARGIN, width=width,
+                            orientation="h", traceorder="normal", x=0, xanchor="left", y=0,
+                            yanchor="bottom", yref="container"))
+    fig.update_layout(margin={**MARGIN, "b": MARGIN["b"] + b.below}, width=width,
                       shapes=[dict(type="path", path=path, xref="x", yref="y", layer="below",
                                    fillcolor=LAND, line=dict(color=COAST, width=1))
                               for path in outline_paths(g)])
     # Always exactly one annotation (hidden when empty), so update() can refresh it in place.
     text = "<br>".join(notes + lines)
-    fig.add_annotation(text=text, visible=bool(text), xref="paper", yref="paper", x=0.01, y=0.01,
-                       xanchor="left", yanchor="bottom", showarrow=False, align="left",
+    fig.add_annotation(text=text, visible=bool(text), xref="paper", yref="paper", x=0, y=0,
+                       xanchor="left", yanchor="top", showarrow=False, align="left",
                        bgcolor="rgba(255,255,255,0.85)", font=dict(size=14, color="#222222"))
     # Fitted to the country and its cities; "domain" shrinks the plot area rather than widening a
     # range to keep the aspect (a wide map keeps to the top: the plan note goes below it).

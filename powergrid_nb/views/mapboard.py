@@ -20,11 +20,17 @@ from . import _fit
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
-PAD = 0.04               # margin around the map, as a share of its larger span
+PAD = 0.02               # margin around the map, as a share of its larger span
 EDGE = 30                # px: the least margin around the map (room for a label at the edge)
-NOMINAL_WIDTH = 700      # px: the width the board is laid out for when the figure autosizes (a
-                         # FigureWidget's in JupyterLab; a wider figure only gives it more room)
-MARGIN = dict(l=10, r=10, t=50, b=10)
+NOMINAL_WIDTH = 600      # px: the width the board is laid out for when the figure autosizes (the
+                         # play table's narrowest map box, a FigureWidget's in JupyterLab; a wider
+                         # figure only gives it more room)
+WIDE_WIDTH = 700         # px: the play table's narrowest box for a map wider than tall
+MAX_HEIGHT = 1080        # px: the tallest map :func:`fit_height` asks for (a tall map in a wide box)
+MARGIN = dict(l=10, r=10, t=40, b=10)
+NOTE = 40                # px under the map for the plan's note (two lines)
+FONT, COST_FONT = 12, 12  # px: city names and link costs (legible at arm's length; 13 px names
+                          # clashed more on the USA, at the play table's narrowest map)
 SLOT_DX, SLOT_DY = 14.0, 15.0            # px between slots; from a city's centre down to its slot row
 SLOT_BOX = (-21.5, 7.5, 21.5, 22.5)      # px: the slot row (three 13 px houses) around a city's centre
 
@@ -46,7 +52,8 @@ class Board:
     scale: float
     font: int
     clashes: tuple[str, ...]
-    legend_below: bool  # a wide map: the legend goes under it (the map gets the full width)
+    legend_below: bool  # the legend goes under the map (the map gets the full width): always
+    below: int          # px under the map for the plan's note and the legend (the bottom margin)
 
 
 @functools.lru_cache(maxsize=8)
@@ -58,21 +65,69 @@ def outline(path: str | None) -> tuple[tuple[tuple[float, float], ...], ...]:
     return tuple(tuple(r) for r in parse_outline(read_json(where), where.name))
 
 
+def legend_entries(g: Game) -> list[str]:
+    """The names in the map view's legend (regions in or out of play: the longer name)."""
+    return [*(f"{r} (not in play)" for r in g.map.regions), *g.participants, "links (not in play)",
+            "links", "open slot", "slot not open yet", "Ada's network", "plan"]
+
+
+def legend_height(g: Game, width: int | None = None) -> int:
+    """Pixels the map view's legend takes under the map in a figure ``width`` px wide (None:
+    ``NOMINAL_WIDTH``): its entries laid out in rows across the figure, as Plotly wraps them."""
+    plot = (width or NOMINAL_WIDTH) - MARGIN["l"] - MARGIN["r"]
+    rows, used = 1, 0.0
+    for name in legend_entries(g):
+        w = _fit.text_width(name, 12) + 50  # symbol, gaps
+        if used and used + w > plot:
+            rows, used = rows + 1, 0.0
+        used += w
+    return 21 * rows + 8
+
+
 def legend_size(g: Game) -> tuple[int, int]:
-    """Pixels the map view's legend takes beside the map (its width) or under it (its height, laid
-    out in rows: one column per group, each as tall as its longest group)."""
-    names = [*(f"{r} (not in play)" for r in g.map.regions), *g.participants, "links (not in play)",
-             "slot not open yet"]
-    rows = max(len(g.map.regions), len(g.participants)) + 1
-    return round(max(_fit.text_width(n, 12) for n in names) + 52), 19 * rows + 16
+    """Pixels the map view's legend takes beside the map (its width: none, it goes under it) and under
+    it (its height at ``NOMINAL_WIDTH`` and two lines of the plan's note above it)."""
+    return 0, legend_height(g) + NOTE
 
 
-def board(g: Game, height: int = 700, width: int | None = None) -> Board:
-    """The board of ``g``'s map for a figure ``height`` x ``width`` px (None: autosized, laid out
-    for ``NOMINAL_WIDTH``), with room for the map view's legend."""
+def table_width(g: Game) -> int:
+    """The width (px) the play table lays its map out for, its narrowest map box: ``NOMINAL_WIDTH``
+    for a map taller than wide (its height sets its size), ``WIDE_WIDTH`` for a wide one (its width
+    does: at 600 px the USA's east was too crowded for every name and cost to find a clear place)."""
+    box = land_box(g)
+    return NOMINAL_WIDTH if box[3] - box[1] >= box[2] - box[0] else WIDE_WIDTH
+
+
+def fit_height(g: Game, width: int, least: int = 0) -> int:
+    """The figure height (px, at least ``least``, at most ``MAX_HEIGHT`` unless ``least`` is more) that
+    shows the map of ``g`` across a figure ``width`` px wide, with its title and legend."""
+    box = land_box(g)
+    plot = width - MARGIN["l"] - MARGIN["r"] - 2 * EDGE  # the least margin: EDGE px each side
+    want = (MARGIN["t"] + MARGIN["b"] + legend_size(g)[1] + 2 * EDGE
+            + plot * (box[3] - box[1]) / (box[2] - box[0]))
+    return max(least, min(MAX_HEIGHT, math.ceil(want)))
+
+
+def land_box(g: Game) -> tuple[float, float, float, float]:
+    """The map's cities and outline in screen units (lon, lat x ratio), with its margin ``PAD``."""
+    lats = [c.lat for c in g.map.cities.values()]
+    ratio = 1 / math.cos(math.radians((min(lats) + max(lats)) / 2))
+    rings = outline(g.map.path)
+    xs = [c.lon for c in g.map.cities.values()] + [x for r in rings for x, _ in r]
+    ys = [c.lat * ratio for c in g.map.cities.values()] + [y * ratio for r in rings for _, y in r]
+    pad = PAD * max(max(xs) - min(xs), max(ys) - min(ys))
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def board(g: Game, height: int | None = None, width: int | None = None) -> Board:
+    """The board of ``g``'s map for a figure ``height`` x ``width`` px (width None: autosized, laid
+    out for :func:`table_width`; height None: :func:`fit_height` there), with room for the map
+    view's note and legend (under the map)."""
     cities = tuple((n, c.lon, c.lat) for n, c in g.map.cities.items())
+    if height is None:  # as map_figure's default
+        height = fit_height(g, width or table_width(g))
     return _board(cities, tuple((a, b) for a, b, _ in g.map.connections), g.map.path, height,
-                  width or NOMINAL_WIDTH, legend_size(g))
+                  width or table_width(g), legend_size(g))
 
 
 @functools.lru_cache(maxsize=32)
@@ -88,22 +143,20 @@ def _board(cities: tuple[tuple[str, float, float], ...], links: tuple[tuple[str,
     pad = PAD * max(max(xs) - min(xs), max(ys) - min(ys))
     for _ in range(2):  # the margin: PAD of the map, and room for an edge city's label (px)
         box = (min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad)
-        beside = min((w - legend[0]) / (box[2] - box[0]), h / (box[3] - box[1]))
-        below = min(w / (box[2] - box[0]), (h - legend[1]) / (box[3] - box[1]))
-        scale = max(beside, below)
+        scale = min(w / (box[2] - box[0]), (h - legend[1]) / (box[3] - box[1]))  # the legend under it
         pad = max(pad, EDGE / scale)
     frame = (box[0] * scale + 2, -box[3] * scale + 2, box[2] * scale - 2, -box[1] * scale - 2)
     tries = []
-    for font, attempts in ((12, 8), (11, 4)):  # labels of 12 px, else 11 (fewer clashes; 12 on a tie)
-        widths = {n: _fit.text_width(n, font) for n in pts}
-        tries.append((*_fit.board(pts, links, widths, font, scale, SLOT_BOX, frame, attempts), font))
+    widths = {n: _fit.text_width(n, FONT) for n in pts}
+    for grow in (0.0, 16.0):  # links grow only where a cost needs room; else every link may, a little
+        tries.append((*_fit.board(pts, links, widths, FONT, scale, SLOT_BOX, frame, 16, grow), FONT))
         if not tries[-1][3]:
             break
     xy, text, ts, clashes, font = min(tries, key=lambda t: len(t[3]))
     return Board({n: (x, y / ratio) for n, (x, y) in xy.items()}, text, dict(zip(links, ts, strict=True)),
                  [((k - 1) * SLOT_DX / scale, -SLOT_DY / scale / ratio) for k in range(3)],
                  [box[0], box[2]], [box[1] / ratio, box[3] / ratio], ratio, scale, font, tuple(clashes),
-                 below > beside)
+                 True, legend[1])
 
 
 def outline_paths(g: Game) -> list[str]:
