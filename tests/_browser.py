@@ -155,3 +155,16 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def plotly_page(browser: Any, height: int = 1100) -> Any:
+    """A 1500 px wide page of ``browser`` that loads nothing from outside, with plotly.js in it and an
+    empty ``#box`` to draw figures in."""
+    from plotly.offline import get_plotlyjs
+
+    pg = browser.new_page(viewport={"width": 1500, "height": height})
+    pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
+             else route.continue_())
+    pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
+    pg.add_script_tag(content=get_plotlyjs())
+    return pg

@@ -25,8 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _browser import ROOT, play_until, require_browser
-from plotly.offline import get_plotlyjs
+from _browser import ROOT, play_until, plotly_page, require_browser
 
 from powergrid_nb import Game, new_game
 from powergrid_nb.panels._widgets import CONFIG
@@ -118,11 +117,7 @@ def page(chromium_session: Any) -> Iterator[Any]:
     if chromium_session is None:
         yield None
         return
-    pg = chromium_session.new_page(viewport={"width": 1500, "height": 1100})
-    pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
-             else route.continue_())
-    pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
-    pg.add_script_tag(content=get_plotlyjs())
+    pg = plotly_page(chromium_session)
     yield pg
     pg.close()
 

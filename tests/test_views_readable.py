@@ -29,10 +29,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 import pytest
-from _browser import ROOT, require_browser, trust_game
+from _browser import ROOT, plotly_page, require_browser, trust_game
 from _helpers_steps import S3, scenario
 from _position import random_game
-from plotly.offline import get_plotlyjs
 
 from powergrid_nb import Game, Open, new_game
 from powergrid_nb.engine.rules.plants import PLANTS
@@ -105,11 +104,7 @@ def page(chromium_session: Any) -> Iterator[Any]:
     if chromium_session is None:
         yield None
         return
-    pg = chromium_session.new_page(viewport={"width": 1500, "height": 1200})  # the tallest map: 1080 px
-    pg.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("about:", "data:"))
-             else route.continue_())
-    pg.set_content("<html><body style='margin:0'><div id=box></div></body></html>")
-    pg.add_script_tag(content=get_plotlyjs())
+    pg = plotly_page(chromium_session, height=1200)  # the tallest map: 1080 px
     yield pg
     pg.close()
 
