@@ -184,11 +184,14 @@ class RoomTable(Table):
         return note(f"Waiting for {esc(who)}, who decides at their own screen…")
 
     # --- decisions go to the room ---------------------------------------------------------------------
-    def submit(self, action: Any) -> bool:
-        """Send the seat's decision to the room; a refused one (the game moved on, not your turn, the
-        rules) is reported, and the table shows the room as it is now."""
+    def submit(self, action: Any, *more: Any, done: str = "") -> bool:
+        """Send the seat's decision to the room (and ``more``, one after the other: a room's log takes
+        one decision at a time, so one refused stops the rest and those before it stand); a refused one
+        (the game moved on, not your turn, the rules) is reported, and the table shows the room as it is
+        now. ``done``: what the message line then says (plain text)."""
         try:
-            self.client.play(action)
+            for a in (action, *more):
+                self.client.play(a)
         except GameMovedOn as e:
             said = f"{esc(e)}. Your table now shows the game as it is."
             self.say(said, ERROR)
@@ -199,7 +202,7 @@ class RoomTable(Table):
             self.say(said, ERROR)
             self._quietly(self._sync, said)
             return False
-        self.say("")
+        self.say(esc(done), OK if done else INFO)
         self._quietly(self._moved)
         return True
 

@@ -5,9 +5,8 @@
 cimport cython
 from powergrid_nb.engine.state cimport State
 
-cpdef list _row(name, plant, lo, hi)
 @cython.locals(s=State)
-cpdef list legal(g, p)
+cpdef legal(g, p)  # an ActionList (the bids as ranges) or, discarding, a list
 @cython.locals(s=State)
 cpdef list discard_options(g, p)
 @cython.locals(s=State)
