@@ -188,12 +188,12 @@ def test_the_status_calls_the_auction_you_opened_your_auction():
 def test_the_status_offers_opening_or_passing_when_no_auction_runs():
     g = game_at(phase=2, round=2)
     assert g.auction is None
-    assert hint(g, g.legal_actions()) == "open an auction or pass"
+    assert hint(g) == "open an auction or pass"
 
 
 def test_the_status_says_everyone_buys_a_plant_in_round_1():
     g = opening_table().game
-    assert hint(g, g.legal_actions()) == "open an auction (round 1: every player buys a plant, R35)"
+    assert hint(g) == "open an auction (round 1: every player buys a plant, R35)"
 
 
 # --- a player named You in the views and in every message ----------------------------------

@@ -66,7 +66,7 @@ HINTS = {Phase.START_CITIES: "mark a start city", Phase.RESOURCES: "buy resource
          Phase.BUILDING: "build cities, then Done", Phase.BUREAUCRACY: "choose the plants to run"}
 
 
-def hint(g: Game, legal: list[Any]) -> str:
+def hint(g: Game) -> str:
     """What the player to act can do now, for the status line; in an auction: whose it is, who leads,
     and the bid the player could make."""
     who = g.current_player
@@ -319,7 +319,7 @@ class Table(w.VBox):
         to act can do (nothing once the game is over)."""
         if who in self.bots:
             return f" ({esc(self.seat(who))} bot{', paused' if self.paused else ''})"
-        return "" if who is None else f": {esc(hint(self.game, self.game.legal_actions()))}"
+        return "" if who is None else f": {esc(hint(self.game))}"
 
     def waiting_note(self, who: str | None) -> str:
         """The phase panel's note (HTML) while no control of this table is to be used."""
