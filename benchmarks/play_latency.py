@@ -57,6 +57,7 @@ from _machine import cpu_model, nearest_rank  # noqa: E402  (benchmarks/_machine
 
 TARGET_MS = 100.0
 GAME_KINDS = ("open", "bid", "pass", "discard", "buy", "done", "build", "power", "mark")
+MAP_KINDS = ("build", "add", "map-add")  # the clicks that change the map (houses or the build plan)
 
 # The probe cell (first cell of the copied notebook): time every widget message the kernel handles and
 # show "<count> <total ms>" in a hidden label outside the table.
@@ -283,16 +284,26 @@ HEAD = (f"{'kind':<9}{'n':>4} {'rendered':>9} {'p95':>7} {'sent':>7} {'1st in':>
         f"{'first':>7} {'panel':>7} {'map':>7} {'tab':>7} {'ws in':>7} {'KiB in':>7}")
 
 
+def grouped(clicks: list[Any]) -> dict[str, list[Any]]:
+    """The clicks of each group: game, pending, map (they change the map) and all. ``clicks``: Click
+    objects or their dicts (a run's JSON)."""
+    def get(c: Any, k: str) -> Any:
+        return c[k] if isinstance(c, dict) else getattr(c, k)
+
+    return {"game": [c for c in clicks if get(c, "changes_game")],
+            "pending": [c for c in clicks if not get(c, "changes_game")],
+            "map": [c for c in clicks if get(c, "kind") in MAP_KINDS], "all": list(clicks)}
+
+
 def report(clicks: list[_lab.Click], header: dict[str, Any]) -> dict[str, Any]:
     kinds = sorted({c.kind for c in clicks}, key=lambda k: (k not in GAME_KINDS, k))
     print("\nclick → updated view, ms (median unless marked p95)")
     print(HEAD)
     for k in kinds:
         print(row(k, [c for c in clicks if c.kind == k]))
-    game = [c for c in clicks if c.changes_game]
-    pending = [c for c in clicks if not c.changes_game]
+    groups = grouped(clicks)
     print("-" * len(HEAD))
-    for name, cs in (("game", game), ("pending", pending), ("all", clicks)):
+    for name, cs in groups.items():
         if cs:
             print(row(name, cs))
     rendered = [c.frame_ms for c in clicks if c.frame_ms is not None]
@@ -301,8 +312,7 @@ def report(clicks: list[_lab.Click], header: dict[str, Any]) -> dict[str, Any]:
     print(f"\noverall median {med:.0f} ms, p95 {nearest_rank(rendered, 0.95):.0f} ms: {verdict} the target "
           f"(median ≤ {TARGET_MS:.0f} ms)")
     summary = {}
-    for name, cs in [(k, [c for c in clicks if c.kind == k]) for k in kinds] + [
-            ("game", game), ("pending", pending), ("all", clicks)]:
+    for name, cs in [(k, [c for c in clicks if c.kind == k]) for k in kinds] + list(groups.items()):
         vals = [c.frame_ms for c in cs if c.frame_ms is not None]
         if vals:
             summary[name] = {"n": len(vals), "median_ms": statistics.median(vals),
@@ -339,7 +349,14 @@ def main() -> int:
     return 0
 
 
-GROUPS = ("game", "pending", "all")
+GROUPS = ("game", "pending", "map", "all")
+
+
+def group_median(result: dict[str, Any], group: str) -> float | None:
+    """The median rendered time of a run's clicks of ``group``, from its clicks (a baseline's script
+    may not know the group)."""
+    vals = [c["frame_ms"] for c in grouped(result["clicks"])[group] if c["frame_ms"] is not None]
+    return statistics.median(vals) if vals else None
 
 
 def side_by_side(a: argparse.Namespace) -> int:
@@ -368,15 +385,15 @@ def side_by_side(a: argparse.Namespace) -> int:
                 result = json.loads(out.read_text())
                 runs[which].append(result)
                 print(f"round {k + 1} {which:8s} ({time.perf_counter() - t:.0f} s): "
-                      + "  ".join(f"{g} {result['summary'][g]['median_ms']:.0f} ms" for g in GROUPS
-                                  if g in result["summary"]), flush=True)
+                      + "  ".join(f"{g} {m:.0f} ms" for g in GROUPS
+                                  if (m := group_median(result, g)) is not None), flush=True)
     print(f"\nclick → updated view (rendered), {a.app}, median ms of each run's median [min–max over "
           f"{a.rounds} runs]; baseline {rev}, head {head}")
     print(f"{'clicks':<9} {'baseline':>22} {'head':>22} {'head/baseline':>14}")
     for group in GROUPS:
         cols = []
         for which in ("baseline", "head"):
-            vals = [r["summary"][group]["median_ms"] for r in runs[which] if group in r["summary"]]
+            vals = [m for r in runs[which] if (m := group_median(r, group)) is not None]
             cols.append(vals)
         if not all(cols):
             continue

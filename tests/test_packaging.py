@@ -25,6 +25,7 @@ def test_wheel_contains_maps_and_data(wheel: Path) -> None:
               "powergrid_nb/engine/rules/data/plants.json",
               "powergrid_nb/engine/rules/data/editions.json",
               "powergrid_nb/jupyter_config/voila.json",  # the app's server (`make app`)
+              "powergrid_nb/views/boards.json",  # the built-in maps' layouts (views.mapboard)
               "powergrid_nb/jupyter_data/voila/templates/powergrid/conf.json"):
         assert f in names
 
@@ -41,6 +42,11 @@ def test_installed_wheel_loads_maps_and_plays(wheel: Path, tmp_path: Path) -> No
         "    m = load_map(name)\n"
         "    assert '_maps' in m.path and len(m.cities) == 42, m.path\n"
         "g = powergrid_nb.new_game(3, map='usa', seed=3)\n"
+        "from powergrid_nb.views import mapboard\n"
+        "w = mapboard.table_width(g)\n"  # the table's layout ships (the outline read from _maps)
+        "key = mapboard.layout_key(*mapboard.board_inputs(g), mapboard.fit_height(g, w), w, "
+        "mapboard.legend_size(g))\n"
+        "assert key in mapboard.shipped_layouts()\n"
         "rng = random.Random(3)\n"
         "while not g.is_over: g.apply(rng.choice(g.legal_actions()))\n"
         "print('ok', g.round)\n"

@@ -2,16 +2,25 @@
 country outline from the map file, and the room the legend takes.
 
 The layout itself is :func:`powergrid_nb.views._fit.board`; this module feeds it a map's cities and
-links at the pixel scale of the figure's plot area, and caches the result per map and size.
+links at the pixel scale of the figure's plot area, and caches the result per map and size. Laying a
+map out takes seconds (the USA's 3-15 s), so the layouts of the built-in maps at the play table's size
+ship with the package (``boards.json``, written by ``scripts/make_boards.py``): a table opens at once.
+Each is found by a digest of everything the layout is made from, this module's and ``_fit``'s code
+included, so a layout that the code would no longer make is never used (tests/test_map_layouts.py
+says when the file needs writing again).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
+import json
 import math
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from powergrid_nb.engine.board.mapfile import parse_outline, read_json
 
@@ -101,10 +110,13 @@ def table_width(g: Game) -> int:
 def fit_height(g: Game, width: int, least: int = 0) -> int:
     """The figure height (px, at least ``least``, at most ``MAX_HEIGHT`` unless ``least`` is more) that
     shows the map of ``g`` across a figure ``width`` px wide, with its title and legend."""
-    box = land_box(g)
+    return height_for(land_box(g), width, legend_size(g)[1], least)
+
+
+def height_for(box: tuple[float, float, float, float], width: int, below: int, least: int = 0) -> int:
+    """:func:`fit_height` of a map whose land is ``box`` (:func:`land_box`), with ``below`` px under it."""
     plot = width - MARGIN["l"] - MARGIN["r"] - 2 * EDGE  # the least margin: EDGE px each side
-    want = (MARGIN["t"] + MARGIN["b"] + legend_size(g)[1] + 2 * EDGE
-            + plot * (box[3] - box[1]) / (box[2] - box[0]))
+    want = MARGIN["t"] + MARGIN["b"] + below + 2 * EDGE + plot * (box[3] - box[1]) / (box[2] - box[0])
     return max(least, min(MAX_HEIGHT, math.ceil(want)))
 
 
@@ -123,16 +135,77 @@ def board(g: Game, height: int | None = None, width: int | None = None) -> Board
     """The board of ``g``'s map for a figure ``height`` x ``width`` px (width None: autosized, laid
     out for :func:`table_width`; height None: :func:`fit_height` there), with room for the map
     view's note and legend (under the map)."""
-    cities = tuple((n, c.lon, c.lat) for n, c in g.map.cities.items())
     if height is None:  # as map_figure's default
         height = fit_height(g, width or table_width(g))
-    return _board(cities, tuple((a, b) for a, b, _ in g.map.connections), g.map.path, height,
-                  width or table_width(g), legend_size(g))
+    return _board(*board_inputs(g), height, width or table_width(g), legend_size(g))
+
+
+def board_inputs(g: Game) -> tuple[tuple[tuple[str, float, float], ...], tuple[tuple[str, str], ...],
+                                   str | None]:
+    """What a layout of ``g``'s map is made from, besides the figure's size: its cities (name, lon,
+    lat), its links and its map file (for the outline)."""
+    return (tuple((n, c.lon, c.lat) for n, c in g.map.cities.items()),
+            tuple((a, b) for a, b, _ in g.map.connections), g.map.path)
 
 
 @functools.lru_cache(maxsize=32)
 def _board(cities: tuple[tuple[str, float, float], ...], links: tuple[tuple[str, str], ...],
            path: str | None, height: int, width: int, legend: tuple[int, int]) -> Board:
+    key = layout_key(cities, links, path, height, width, legend)
+    found = shipped_layouts().get(key)
+    return from_json(found) if found is not None else lay_out(cities, links, path, height, width, legend)
+
+
+# the layouts the package ships (scripts/make_boards.py), by layout_key
+SHIPPED = "boards.json"
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the code that lays a board out (this module and ``_fit``): a layout made by other
+    code is another layout."""
+    h = hashlib.sha256()
+    for module in (__file__, _fit.__file__):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()
+
+
+def layout_key(cities: tuple[tuple[str, float, float], ...], links: tuple[tuple[str, str], ...],
+               path: str | None, height: int, width: int, legend: tuple[int, int]) -> str:
+    """The digest that finds a shipped layout: the cities, links and outline (its points, not its
+    file's path), the size, the legend's room and :func:`code_digest`."""
+    made_of = [cities, links, outline(path), height, width, legend, code_digest()]
+    return hashlib.sha256(json.dumps(made_of, ensure_ascii=False).encode()).hexdigest()
+
+
+@functools.cache
+def shipped_layouts() -> dict[str, dict[str, Any]]:
+    """The layouts shipped with the package, by :func:`layout_key` ({} if the file is missing)."""
+    where = resources.files(__package__) / SHIPPED
+    if not where.is_file():
+        return {}
+    return json.loads(where.read_text(encoding="utf-8"))
+
+
+def to_json(b: Board) -> dict[str, Any]:
+    """A board as JSON (link costs as [city, city, t, side] rows)."""
+    d = dataclasses.asdict(b)
+    d["costs"] = [[a, c, *v] for (a, c), v in b.costs.items()]
+    return d
+
+
+def from_json(d: dict[str, Any]) -> Board:
+    """The board :func:`to_json` wrote."""
+    return Board(xy={n: (x, y) for n, (x, y) in d["xy"].items()}, text=dict(d["text"]),
+                 costs={(a, c): (t, side) for a, c, t, side in d["costs"]},
+                 slots=[(x, y) for x, y in d["slots"]], xrange=list(d["xrange"]), yrange=list(d["yrange"]),
+                 ratio=d["ratio"], scale=d["scale"], font=d["font"], clashes=tuple(d["clashes"]),
+                 legend_below=d["legend_below"], below=d["below"])
+
+
+def lay_out(cities: tuple[tuple[str, float, float], ...], links: tuple[tuple[str, str], ...],
+            path: str | None, height: int, width: int, legend: tuple[int, int]) -> Board:
+    """Lay a board out (seconds): :func:`board` without the shipped layouts or the cache."""
     lats = [c[2] for c in cities]
     ratio = 1 / math.cos(math.radians((min(lats) + max(lats)) / 2))
     pts = {n: (lon, lat * ratio) for n, lon, lat in cities}
