@@ -189,3 +189,10 @@ def test_the_income_figure_draws_no_mean_for_rounds_fewer_games_reached() -> Non
     fig = cg.income_figure(cg.income_per_round(tables()), min_games=2)  # one game: no mean line
     drawn = [t.name for t in fig.data if len(t.x)]
     assert drawn == ["one class player"] * 3
+
+
+def test_one_class_game_gives_no_interval_and_no_verdict() -> None:
+    frame = _values({"class": {"A": [9]}, "bots": {"C": [2], "D": [3]}})
+    d, lo, hi = cg.difference(frame, "x")
+    assert d == pytest.approx(6.5) and pd.isna(lo) and pd.isna(hi)
+    assert "two games or more" in cg.sentence(frame, "x", "x", "Elektro")

@@ -232,12 +232,15 @@ def per_round(frame: pd.DataFrame, value: str) -> pd.DataFrame:
 def difference(frame: pd.DataFrame, value: str, resamples: int = 2000,
                seed: int = 0) -> tuple[float, float, float]:
     """Class minus bots in the mean over games of ``value`` (each game's mean first), with a 95%
-    percentile bootstrap interval (games resampled within each group); NaNs without games on a side."""
+    percentile bootstrap interval (games resampled within each group); NaNs without games on a side,
+    and NaN bounds with fewer than two games on a side (one game says nothing of the spread)."""
     means = {grp: part.groupby("game")[value].mean().dropna().tolist()
              for grp, part in frame.groupby("group", sort=False)}
     a, b = means.get(CLASS, []), means.get(BOTS, [])
     if not a or not b:
         return float("nan"), float("nan"), float("nan")
+    if len(a) < 2 or len(b) < 2:
+        return sum(a) / len(a) - sum(b) / len(b), float("nan"), float("nan")
     rng = random.Random(seed)
     diffs = sorted(sum(rng.choices(a, k=len(a))) / len(a) - sum(rng.choices(b, k=len(b))) / len(b)
                    for _ in range(resamples))
@@ -264,6 +267,9 @@ def sentence(frame: pd.DataFrame, value: str, what: str, unit: str,
         return (f"{r['mean']:.{digits}f}{units}{span} over {int(r['games'])} "
                 f"game{'s' if r['games'] != 1 else ''}")
 
+    if pd.isna(lo):
+        return (f"Mean {what}: class {part(c)}, bots {part(b)}. Class minus bots: {d:+.{digits}f}{units}, "
+                "with no interval: each side needs two games or more before these games can tell anything.")
     if lo > 0 or hi < 0:
         verdict = more if d > 0 else less
     else:
