@@ -1,6 +1,6 @@
 """The course as `make lessons-app` serves it (Voila over notebooks/lessons/), in a real browser, offline.
 
-The folder lists the six lessons; lesson 1 runs when its page opens and shows its text, its code (read
+The folder lists the lessons; lesson 1 runs when its page opens and shows its text, its code (read
 only), its folded rule boxes and its Plotly figures drawn, with no error in any output, no request to
 another host and no JavaScript error. Screenshots go to test-artifacts/lessons/ (needs /usr/bin/chromium
 and playwright; POWERGRID_NO_BROWSER=1 skips).
@@ -30,7 +30,7 @@ def test_the_lessons_app_lists_the_lessons_and_draws_lesson_1_offline(browser, l
         page.goto(f"{srv.base}/", timeout=60_000)
         page.wait_for_selector(f"text={LESSON}", timeout=60_000)  # the tree page lists files by script
         listed = page.locator("body").inner_text()
-        for n in ("01_", "02_", "03_", "04_", "05_", "06_"):
+        for n in ("00_", "01_", "02_", "03_", "04_", "05_", "06_", "07_"):
             assert n in listed, f"lesson {n} is not listed: {listed[:300]}"
         page.goto(srv.notebook_url(LESSON), timeout=240_000)
         page.wait_for_selector("text=Discussion", timeout=240_000)
