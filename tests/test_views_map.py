@@ -421,3 +421,12 @@ def test_figure_widget_update():
     update(fw, g, player="Bo")
     check(fw, g, "Bo")
     assert fw.layout.meta["args"]["player"] == "Bo"
+
+
+def test_each_player_has_a_house_shape_of_their_own_and_none_is_a_city_circle() -> None:
+    g = new_game(6, seed=4)
+    t = traces(map_figure(g))
+    shapes = [t[name].marker.symbol for name in g.participants]
+    assert len(set(shapes)) == 6  # shapes as well as colours: colour is never the only cue
+    city_shapes = {tr.marker.symbol or "circle" for tr in t.values() if tr.legendgroup == "regions"}
+    assert city_shapes == {"circle"} and "circle" not in shapes

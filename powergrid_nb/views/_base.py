@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies. Players also get a marker
-# symbol and their name in every legend and hover, so colour is never the only cue.
+# symbol and their name in every legend and hover, so colour is never the only cue. No player is a
+# circle: on the map a circle is a city (the first player's dark-blue circle read as a blue city).
 PLAYER_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
-PLAYER_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "star")
+PLAYER_SYMBOLS = ("square", "diamond", "triangle-up", "pentagon", "star", "hexagon")
 TRUST_COLOR, TRUST_SYMBOL = "#7F7F7F", "x"
 RESOURCE_COLORS = {"coal": "#7B4A2D", "oil": "#1A1A1A", "garbage": "#D4B000", "uranium": "#C62828"}
 FONT = dict(family="Arial, Helvetica, sans-serif", size=14)
