@@ -408,9 +408,9 @@ L4 = {
         (lambda: 0.7 - 1.96 * (0.7 * 0.3 / 10) ** 0.5, lambda: 0.7)),
     "4.5": Solution(
         lambda: _leader_first([4]),
-        lambda: (f"{sorted(_leader_first([4]))}: the auction (phase 2) always starts with the first player "
-                 "(R26). reverse_order=[4] keeps only building in reverse order, so resources (phase 3) now "
-                 "go in player order, leader first."),
+        lambda: (f"Phases {' and '.join(map(str, sorted(_leader_first([4]))))}: the auction (phase 2) "
+                 "always starts with the first player (R26). reverse_order=[4] keeps only building in "
+                 "reverse order, so resources (phase 3) now go in player order, leader first."),
         (lambda: {3}, lambda: {2, 4})),
     "4.p1": Solution(
         lambda: player_order(*PENCIL4)[-1],
@@ -486,9 +486,9 @@ L6 = {
         (lambda: _income(14), lambda: _income(14) - _capped_loss(14))),
     "6.2": Solution(
         lambda: {k for k, v in lesson6.DIFFERENCES.items() if established(*v)},
-        lambda: (f"{sorted(k for k, v in lesson6.DIFFERENCES.items() if established(*v))}: an effect is "
-                 "established when the whole interval lies on one side of zero: B (longer) and D (shorter). "
-                 "A and C include zero: their games cannot tell, however big or small the mean."),
+        lambda: (f"{' and '.join(sorted(k for k, v in lesson6.DIFFERENCES.items() if established(*v)))}: an "
+                 "effect is established when the whole interval lies on one side of zero: B (longer) and D "
+                 "(shorter). A and C include zero: their games cannot tell, however big or small the mean."),
         (lambda: {k for k, v in lesson6.DIFFERENCES.items() if v[0] > 0},
          lambda: {k for k, v in lesson6.DIFFERENCES.items() if abs(v[0]) >= 0.4})),
     "6.3": Solution(
@@ -562,10 +562,10 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def shown(ex: Exercise, value: Any, unit: bool = True) -> str:
-    """An answer as the teacher reads it."""
+def shown(ex: Exercise, value: Any, unit: bool = True, step: float | None = None) -> str:
+    """An answer as the teacher reads it (a number to the decimals of ``step``, else the exercise's)."""
     if ex.kind == "number":
-        text = f"{float(value):.{_decimals(ex.step)}f}"
+        text = f"{float(value):.{_decimals(step or ex.step)}f}"
         return f"{text} {ex.unit}".strip() if unit else text
     if ex.kind == "set":
         return "{" + ", ".join(repr(x) for x in sorted(value)) + "}"
@@ -595,7 +595,7 @@ def answers_markdown() -> str:
                     f"**Answer:** {shown(ex, sol.answer())}", "", sol.why(), ""]
             if ex.mistakes:
                 out += ["Typical wrong answers:", ""]
-                out += [f"- {shown(ex, wrong(), unit=False)}: {m.why}"
+                out += [f"- {shown(ex, wrong(), unit=False, step=m.step)}: {m.why}"
                         for m, wrong in zip(ex.mistakes, sol.mistakes, strict=True)]
                 out.append("")
     return "\n".join(out).rstrip() + "\n"
@@ -758,10 +758,13 @@ def test_the_package_holds_no_readable_answer(eid) -> None:
 # ---- the gaps a teacher found, each with its own feedback ----------------------------------------
 
 def test_5_1_takes_a_whole_number_and_recognises_the_average_however_it_is_rounded() -> None:
+    """A count of Elektro is whole: 9.0 is 9, 9.5 is not; the average per city is known rounded or not."""
     right = _income(7) - _income(6)
     assert check("5.1", float(right)) and not check("5.1", right + 0.5)
     average = "the average income per city"
-    for written in (_income(7) / 7, round(_income(7) / 7, 2), round(_income(7) / 7, 1)):
+    average_per_city = _income(7) / 7
+    for written in (average_per_city, round(average_per_city, 2), round(average_per_city, 1),
+                    round(average_per_city)):
         assert average in check("5.1", written).message
 
 

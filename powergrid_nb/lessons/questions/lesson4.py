@@ -129,9 +129,9 @@ LOCKS: dict[str, Lock] = {
     ),
     "4.5": Lock(
         "7ea4dcbef137c8ae5c0bbe3a6da873f9",
-        "GNwVktq1WmteSW9mUcxNQlUw95IxyBvGrKplyzlAvTuinM1qMnUocZ9hxflEtVvzW5Ye9DLqANOEhEGvqaW0Td3j83oKMs"
-        "Q1u5EmdPgLx2YVQOB4mEVpk9VhHgzlrHJd8tSWsDv4mHWk3HZ4vp7rrWYvnvqARRcUPWYSyk1GeuVJ9vxaGYnMtQJD+UnH"
-        "rplqPn3Yo0LCRQ3ZLmm8gbBvuT+GwLkdDzeT5dseau635Srx2WUP/J5qFhRyD8nT",
+        "E4ZYwYybQHkKQGQiEIoUFkg3/JJ4zRDTtqAr2TgQtDammJQrOyY9fJp0z6oTr1v6CZYFsWXlHcnXhAm65aKkWty3+1hUZZ"
+        "R+6cNrUK9PnS1qXfdqmEUnrb5TTAPluz915ubYtye9inPt33x9qdmpsWFjiPaYR0UONmYP3V9GeroMpfwID4nN9ldC9QzG"
+        "68J1I27IoxHRRF3fIG35xuxm8D/Jx/UbGXKIq5QcYuq8rHi903YP/J5mUBFlHdmYyzbns394pCw=",
         (
             "af17c5f5052da527708d42a296f918dd",
             "532521d29386194bf56f86e7d995f114",

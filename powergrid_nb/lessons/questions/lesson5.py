@@ -15,7 +15,7 @@ EXERCISES: tuple[Exercise, ...] = (
         unit="Elektro",
         mistakes=(Mistake("that is the whole income for 7 cities, not what the 7th adds."),
                   Mistake("that is the average income per city; the question asks for the marginal income "
-                          "of one more city.", tolerance=0.05, step=0.01),
+                          "of one more city.", tolerance=0.5, step=0.01),
                   Mistake("that is the whole income for 6 cities; the question asks what the 7th adds.")),
         hint="marginal income: one step of the payment table (R110), not its level."),
     Exercise(
