@@ -755,6 +755,13 @@ def test_the_package_holds_no_readable_answer(eid) -> None:
         assert not re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", said, re.I), f"{eid} says {w!r}"
 
 
+@pytest.mark.parametrize("eid", ALL)
+def test_no_hint_hands_over_a_call(eid) -> None:
+    hint = exercise(eid).hint
+    calls = set(re.findall(r"\b([A-Za-z_][\w.]*)\(", hint)) - {"sqrt"}
+    assert hint and "`" not in hint and not calls, f"{eid}'s hint names {calls or 'code'}: point at the idea"
+
+
 # ---- the gaps a teacher found, each with its own feedback ----------------------------------------
 
 def test_5_1_takes_a_whole_number_and_recognises_the_average_however_it_is_rounded() -> None:

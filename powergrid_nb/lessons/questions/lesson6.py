@@ -53,15 +53,15 @@ EXERCISES: tuple[Exercise, ...] = (
         hint="the width goes with 1/sqrt(games): which factor k gives 1/sqrt(k) of a half?"),
     Exercise(
         "6.4", "A seat wins about 25% of the games. How many games give a 95% Wilson interval no wider than "
-        "5 percentage points on either side? (`games_for_half_width` in powergrid_nb.lessons.whatif_reading "
-        "does it; try it by hand with `wilson` first)",
+        "5 percentage points on either side? (try a few numbers of games with `wilson` from "
+        "powergrid_nb.play.results)",
         tolerance=5,
         mistakes=(Mistake("that is the rough 1/sqrt(n) rule, the worst case at a 50% win rate; at 25% "
                           "the spread p(1-p) is smaller, so fewer games do."),
                   Mistake("that is the normal approximation 1.96²·p(1-p)/0.05², a symmetric interval; the "
                           "Wilson interval's upper end is still more than 5 points above 25% there.")),
-        hint="try a few numbers of games with wilson(0.25 * n, n) and watch both ends: which one is "
-             "farther from 0.25?"),
+        hint="try a few numbers of games and watch both ends of the Wilson interval: which one is farther "
+             "from 0.25?"),
     Exercise(
         "6.p1", "Pencil and paper. 40 games gave an interval of ±8 percentage points. About how many games "
         "give ±2 points?",
