@@ -674,10 +674,12 @@ def test_a_sealed_explanation_opens_only_with_the_right_answer() -> None:
     sealed = seal("9.8", "number", 42, "because 6 x 7")
     assert unseal("9.8", "number", 42, sealed) == "because 6 x 7"
     assert "because" not in sealed and "42" not in sealed
-    with pytest.raises(UnicodeDecodeError):
-        for wrong in range(100):  # some other key decodes to valid text by chance; not all of them
-            if wrong != 42:
-                unseal("9.8", "number", wrong, sealed)
+    for wrong in (41, 43, 420):
+        try:
+            opened = unseal("9.8", "number", wrong, sealed)
+        except UnicodeDecodeError:  # another key gives bytes that are mostly not even text
+            opened = None
+        assert opened != "because 6 x 7"
     assert answer_hash("9.8", "number", 42) != answer_hash("9.9", "number", 42), "salted by the exercise"
 
 

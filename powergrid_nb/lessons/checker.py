@@ -14,7 +14,7 @@ in any order, lists in order.
 
 The exercises of lesson N live in ``powergrid_nb.lessons.questions.lessonN``: ``EXERCISES`` (the
 questions, hints and the reasons of the typical mistakes, readable) and ``LOCKS`` (the hashes and the
-sealed explanations, written by ``python tests/test_lessons_checker.py locks N`` from the answers the
+sealed explanations, written by ``python tests/test_lessons_checker.py write`` from the answers the
 tests compute). Items whose id has a ``p`` (``"1.p1"``) are pencil-and-paper questions: all the data
 is in the question, and a student answers by reasoning.
 """
