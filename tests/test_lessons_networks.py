@@ -146,11 +146,12 @@ def test_cost_table_marginal_costs_add_up_to_the_total_and_average_is_total_over
 
 
 def test_cost_curve_text_says_where_the_marginal_cost_pulls_the_average_up():
-    text = networks.cost_curve_text(_wide([20, 35, 55, 80]))
-    assert "$MC(1) = 20.0$ E, then $MC(2) = 15.0$ E and $MC(4) = 25.0$ E" in text
-    assert "the marginal cost rises with k" in text and "the average rises for k = 3, 4" in text
+    text = networks.cost_curve_text(_wide([20, 35, 55, 80]))  # MC 20, 15, 20, 25; AC 20, 17.5, 18.3, 20
+    assert "lowest at k = 2, $MC(2) = 15.0$ E, and city 4 costs $MC(4) = 25.0$ E" in text
+    assert "to its lowest, $AC(2) = 17.5$ E at k = 2; city 3 costs $MC(3) = 20.0$ E, more than that" in text
     assert "over 3 positions" in text
-    assert "falls" in networks.cost_curve_text(_wide([20, 40, 55, 65]))
+    falling = networks.cost_curve_text(_wide([20, 35, 45, 55]))  # MC 20, 15, 10, 10: the average falls
+    assert "falls over every k" in falling and "$AC(4) = 13.8$ E" in falling
 
 
 def test_first_mover_text_compares_the_steps_by_their_intervals():

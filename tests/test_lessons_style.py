@@ -20,7 +20,7 @@ def test_projector_sets_student_sized_fonts_and_a_larger_title():
 
 def test_projector_adds_the_sample_size_and_unit_to_the_first_line_of_the_title():
     fig = projector(go.Figure(layout={"title": "Prices<br><sup>mean</sup>"}), n=40, unit="Elektro")
-    assert fig.layout.title.text == "Prices (n = 40 games) (Elektro)<br><sup>mean</sup>"
+    assert fig.layout.title.text == "Prices (Elektro; n = 40 games)<br><sup>mean</sup>"
     assert projector(go.Figure(layout={"title": "Prices"})).layout.title.text == "Prices"
 
 
@@ -61,8 +61,8 @@ def test_every_lesson_figure_is_sized_for_a_projector(name):
 
 def test_sample_sizes_and_units_are_in_the_titles():
     figs = _figures()
-    assert "(n = 7 games)" in figs["price history"].layout.title.text
-    assert "(n = 2 games)" in figs["spikes"].layout.title.text
+    assert "(Elektro; n = 7 games)" in figs["price history"].layout.title.text
+    assert "(Elektro; n = 2 games)" in figs["spikes"].layout.title.text
     assert "(n = 7 games)" in figs["curse"].layout.title.text
     for name in ("supply curve", "price history", "premiums", "regions", "centrality"):
         assert "Elektro" in figs[name].layout.title.text, name

@@ -371,18 +371,26 @@ def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def cost_curve_text(wide: pd.DataFrame) -> str:
-    """The marginal against the average cost of connecting (Markdown), from :func:`cost_table`."""
+    """The marginal against the average cost of connecting (Markdown), from :func:`cost_table`: where
+    the marginal cost is lowest, and where the average is lowest and the next city pulls it up."""
     mc, ac = wide["marginal (exact)"], wide["average (exact)"]
     kmax = int(wide.index.max())
-    above = [int(k) for k in wide.index[1:] if mc[k] > ac[k - 1]]
-    trend = ("rises" if mc[kmax] > mc[2] else "falls" if mc[kmax] < mc[2] else "stays level")
-    avg = ("the average rises with every k from 2 on" if len(above) == kmax - 1 else
-           f"the average rises for k = {', '.join(map(str, above))}" if above else "the average never rises")
-    return (f"The k-th city costs $MC(1) = {mc[1]:.1f}$ E, then $MC(2) = {mc[2]:.1f}$ E and $MC({kmax}) = "
-            f"{mc[kmax]:.1f}$ E: from the second city on, the marginal cost {trend} with k (the cheapest, "
-            f"nearest cities go first). The average cost per city runs from $AC(1) = {ac[1]:.1f}$ to "
-            f"$AC({kmax}) = {ac[kmax]:.1f}$ E. Where the k-th city costs more than the average of the first "
-            f"k − 1, it pulls the average up: {avg} (means over {int(wide['positions'].min())} positions).")
+    k_mc = int(mc.loc[2:].idxmin()) if kmax >= 2 else 1
+    k_ac = int(ac.idxmin())
+    head = (f"The first city costs $MC(1) = {mc[1]:.1f}$ E; from the second on, the marginal cost is "
+            f"lowest at k = {k_mc}, $MC({k_mc}) = {mc[k_mc]:.1f}$ E, and city {kmax} costs $MC({kmax}) = "
+            f"{mc[kmax]:.1f}$ E. ")
+    if k_ac < kmax:
+        nxt = k_ac + 1
+        more = "more than" if mc[nxt] > ac[k_ac] else "as much as"
+        tail = (f"The average cost per city falls from $AC(1) = {ac[1]:.1f}$ to its lowest, $AC({k_ac}) = "
+                f"{ac[k_ac]:.1f}$ E at k = {k_ac}; city {nxt} costs $MC({nxt}) = {mc[nxt]:.1f}$ E, {more} "
+                f"that average, and $AC({kmax}) = {ac[kmax]:.1f}$ E: the average is lowest where the "
+                f"marginal cost crosses it")
+    else:
+        tail = (f"The average cost per city falls over every k, from $AC(1) = {ac[1]:.1f}$ to $AC({kmax}) = "
+                f"{ac[kmax]:.1f}$ E: no city up to {kmax} costs more than the average before it")
+    return head + tail + f" (means over {int(wide['positions'].min())} positions)."
 
 
 def steiner_text(wide: pd.DataFrame, summary: pd.DataFrame, curves: pd.DataFrame, positions: int) -> str:

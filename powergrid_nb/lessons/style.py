@@ -17,11 +17,12 @@ TITLE = 24  # px: the figure's title
 
 def projector(fig: go.Figure, *, n: int | None = None, unit: str | None = None) -> go.Figure:
     """``fig`` with projector-sized fonts (body ``BODY``, ticks ``SMALL``, title ``TITLE`` px) and room
-    for them; ``n`` adds "(n = N games)" and ``unit`` "(unit)" to the first line of the title."""
+    for them; ``unit`` and ``n`` add "(unit; n = N games)" to the first line of the title."""
     title = fig.layout.title.text or ""
     first, sep, rest = title.partition("<br>")
-    notes = [f"n = {n} games" if n is not None else "", unit or ""]
-    first += "".join(f" ({x})" for x in notes if x)
+    notes = [x for x in (unit, f"n = {n} games" if n is not None else None) if x]
+    if notes:
+        first += f" ({'; '.join(notes)})"
     margin = fig.layout.margin
     fig.update_layout(
         title={"text": first + sep + rest, "font": {"size": TITLE}, "x": 0.01, "xanchor": "left"},
