@@ -139,6 +139,8 @@ def test_lesson_3_full_size_numbers_in_the_guide() -> None:
     text = " ".join(_section(3).split())
     assert f"only {src['sharing']:.2f} E of its {src['gap']:.2f} E mean overpayment" in text
     assert "cost " + ", ".join(f"{v:.1f}" for v in wide["exact"].iloc[:-1]) in text
+    ac = wide["average (exact)"]
+    assert f"The average cost per city is lowest at k = {int(ac.idxmin())}, about {ac.min():.1f} E" in text
     s1, s2 = first.loc[(1, 3)], first.loc[(2, 3)]
     for s, step in ((s1, "Step 1"), (s2, "Step 2")):
         assert f"{s['loss']:.1f} E more in {step} ({s['low']:.1f}–{s['high']:.1f}, n = {int(s['n'])})" in text

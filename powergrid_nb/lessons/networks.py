@@ -363,9 +363,9 @@ def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Per k, from :func:`curve_summary`: the mean cost of k cities by method, the exact planner's
     ``marginal`` cost of the k-th city, $MC(k) = C(k) - C(k-1)$, its ``average`` cost per city,
     $AC(k) = C(k)/k$, and the number of ``positions``."""
-    wide = summary.pivot(index="k", columns="method", values="mean").round(1)
-    wide["marginal (exact)"] = wide["exact"].diff().fillna(wide["exact"]).round(1)
-    wide["average (exact)"] = (wide["exact"] / wide.index).round(1)
+    wide = summary.pivot(index="k", columns="method", values="mean")
+    wide["marginal (exact)"] = wide["exact"].diff().fillna(wide["exact"])
+    wide["average (exact)"] = wide["exact"] / wide.index
     wide["positions"] = summary.groupby("k")["n"].first()
     return wide
 
@@ -382,7 +382,7 @@ def cost_curve_text(wide: pd.DataFrame) -> str:
             f"{mc[kmax]:.1f}$ E. ")
     if k_ac < kmax:
         nxt = k_ac + 1
-        more = "more than" if mc[nxt] > ac[k_ac] else "as much as"
+        more = "more than" if mc[nxt] > ac[k_ac] else "as much as"  # never less: AC(k_ac) is the least
         tail = (f"The average cost per city falls from $AC(1) = {ac[1]:.1f}$ to its lowest, $AC({k_ac}) = "
                 f"{ac[k_ac]:.1f}$ E at k = {k_ac}; city {nxt} costs $MC({nxt}) = {mc[nxt]:.1f}$ E, {more} "
                 f"that average, and $AC({kmax}) = {ac[kmax]:.1f}$ E: the average is lowest where the "
