@@ -173,3 +173,11 @@ def test_region_and_centrality_texts_name_the_extremes():
     central = networks.centrality(g)
     text = networks.centrality_text(central)
     assert text.startswith(f"{central.index[0]} is the most central") and central.index[-1] in text
+
+
+def test_map_view_draws_a_plans_path_under_the_link_costs():
+    g = _bremen()
+    fig = networks.map_view(g, player="Ada", plan=["Dresden", "Nürnberg"])
+    names = [t.name for t in fig.data]
+    assert names.index("plan") < names.index("link costs") < names.index("yellow")  # city names on top
+    assert fig.layout.title.font.size >= 20

@@ -456,7 +456,15 @@ def first_mover_text(first: pd.DataFrame, k: int = 3) -> str:
 
 def map_view(g: Game, **options: object) -> go.Figure:
     """The package's map (``views.map_figure`` with ``options``) with the lessons' projector-sized title
-    and legend; the board's own labels keep the sizes the view lays out so that none overlap."""
+    and legend; the board's own labels keep the sizes the view lays out so that none overlap. A plan's
+    path is drawn under the link costs, so that no cost on its way is hidden."""
     from powergrid_nb.views import map_figure
 
-    return projector(map_figure(g, **options))  # type: ignore[arg-type]
+    fig = projector(map_figure(g, **options))  # type: ignore[arg-type]
+    names = [t.name for t in fig.data]
+    if "plan" in names and "link costs" in names and names.index("plan") > names.index("link costs"):
+        traces = list(fig.data)
+        path = traces.pop(names.index("plan"))
+        traces.insert(names.index("link costs"), path)
+        fig.data = tuple(traces)
+    return fig
