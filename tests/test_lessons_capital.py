@@ -133,3 +133,56 @@ def test_city_price_is_the_engines_price_of_the_cheapest_cities_per_city():
     from powergrid_nb.bots.planner import cheapest_cities
     g = new_game(4, seed=1)
     assert capital.city_price(g, 3) == pytest.approx(cheapest_cities(g, g.players[0], 3)[1] / 3)
+
+
+def test_R110_a_plant_and_its_cities_are_complements_earning_only_together():
+    g = new_game(4, seed=1)
+    t = capital.complements(g, 16, powered=5, city=21)
+    assert t.loc["plant only", "net (Elektro/round)"] == 0 == t.loc["cities only", "net (Elektro/round)"]
+    both = t.loc["plant and cities"]
+    assert both["cities powered"] == 8 and both["spent (Elektro)"] == 16 + 3 * 21
+    assert both["net (Elektro/round)"] == g.income(8) - g.income(5) - g.fuel_cost(16)
+    text = capital.complements_text(t, 16)
+    assert f"together they add {both['net (Elektro/round)']:.0f} E a round for 79 E" in text
+
+
+def test_sunk_text_prices_the_opportunity_and_decides_on_the_next_run_only():
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=5, city=20, rate=0.1)
+    text = capital.sunk_text(t, 16, 20, 0.1)
+    assert "would build 0.80 cities at 20.0 E each" in text and "**sunk**" in text and "R36" in text
+    row = t.loc[16]
+    assert f"extra income {row['extra_income']:.0f} E against fuel {row['fuel_cost']:.0f} E" in text
+    losing = t.assign(net_per_round=-1.0)
+    assert "leave it idle" in capital.sunk_text(losing, 16, 20, 0.1)
+
+
+def test_plant_text_works_the_example_from_the_table():
+    g = new_game(4, seed=1)
+    t = capital.plant_table(g, powered=5, city=21, rate=0.1, rounds=5)
+    text = capital.plant_text(g, t, 5, 21, 0.1, 5, plant=16)
+    assert f"costs 16 + 63 = 79 E and nets {t.loc[16, 'net_per_round']:.0f} E a round" in text
+    assert f"a payback of {t.loc[16, 'payback']:.1f} rounds" in text
+
+
+def test_premium_text_counts_sales_at_the_reserve_price():
+    a = pd.DataFrame({"edition": "x", "plant": [10, 10, 10, 13], "premium": [0, 0, 4, 2],
+                      "discounted": False})
+    text = capital.premium_text(a, capital.premium_by_plant(a, min_sales=1), games=2)
+    assert "4 plants sold without discount in 2 games; 50%" in text and "reserve price" in text
+    assert "the other 2 were bid up, by a median 3 E" in text
+
+
+def test_curse_text_compares_with_the_share_a_place_that_did_not_matter_wins():
+    games = pd.DataFrame({"game": [0, 0, 1, 1], "mean_premium": [9.0, 1.0, 5.0, 2.0],
+                          "win_share": [0.0, 1.0, 1.0, 0.0]})
+    text = capital.curse_text({"original": capital.winners_curse(games)})
+    assert "won 50% of the games" in text and "With 2 places" in text and "about 50%" in text
+
+
+def test_R40_discount_text_reads_the_sales_at_the_reserve_of_1():
+    a = pd.DataFrame({"edition": "recharged", "plant": [3, 4, 4, 20], "price": [1, 1, 6, 20],
+                      "premium": [-2, -3, 2, 0], "discounted": [True, True, True, False]})
+    text = capital.discount_text(capital.discount_sales(a), a, games=1)
+    assert "3 of 4 plants bought were discounted" in text and "2 of them went for the reserve of 1 E" in text
+    assert "4 (2×), 3 (1×)" in text

@@ -6,9 +6,15 @@ import pytest
 from powergrid_nb import BuyResources, Scenario, new_game
 from powergrid_nb.bots import HeuristicBot, play
 from powergrid_nb.lessons.market import (
+    cost_text,
     denial_candidates,
     denial_study,
     denial_summary,
+    denial_text,
+    externality,
+    externality_table,
+    externality_text,
+    history_text,
     next_buyer_table,
     paired_difference,
     price_history,
@@ -17,6 +23,7 @@ from powergrid_nb.lessons.market import (
     refill_wide,
     shortfall,
     spike_summary,
+    spike_text,
     supply_curve,
 )
 from powergrid_nb.play.results import wilson
@@ -162,3 +169,67 @@ def test_price_spikes_are_each_games_own_peak_above_the_smooth_mean() -> None:
     s = spike_summary(price_spikes(market), hist).loc["coal"]
     assert s["mean_top"] == 5 and s["median_peak"] == 6 and s["max_peak"] == 8
     assert s["above"] == 0.5 and s["sold_out_games"] == 1 and s["above_low"] < 0.5 < s["above_high"]
+
+
+def test_marginal_cost_lies_on_or_above_average_cost_on_every_market(start) -> None:
+    for r in ("coal", "oil", "garbage", "uranium"):
+        c = supply_curve(start, r)
+        assert (c["marginal"] >= c["average"] - 1e-9).all(), r
+
+
+def test_cost_text_states_the_engines_total_average_and_marginal(start) -> None:
+    text = cost_text(start, "coal", 6)  # 1+1+1+2+2+2: the sixth coal costs 2, the six 9, 1.50 on average
+    assert start.market_cost(coal=6) == 9
+    assert "**9 Elektro**" in text and "AC(6) = 9/6 = 1.50" in text and "MC(6) = 2" in text
+    assert "above the average" in text
+
+
+def test_R50_the_externality_is_what_the_next_buyer_pays_more(start) -> None:
+    # 24 coal at 1,1,1,2,2,2,3,...: after 3 bought, the next buyer's 3 coal cost 2+2+2 = 6 instead of 3
+    assert externality(start, "coal", 3, 3) == 6 - 3
+    assert externality(start, "coal", 0, 3) == 0
+    assert externality(start, "uranium", 1, 1) == 16 - 14  # 2 uranium: spaces 14 and 16
+    assert externality(start, "uranium", 1, 2) is None  # the market cannot sell 3
+
+
+def test_externality_table_rows_add_up_to_what_the_engine_charges(start) -> None:
+    t = externality_table(start, "coal", theirs=3, ks=range(0, 30))
+    assert t["you buy"].max() == 24 - 3  # stops where the market cannot sell both
+    for _, row in t.iterrows():
+        k = int(row["you buy"])
+        both = start.market_cost(coal=k + 3)
+        assert row["you pay (Elektro)"] + row["next buyer pays for 3 (Elektro)"] == both
+        alone = start.market_cost(coal=3)
+        assert row["externality (Elektro)"] == row["next buyer pays for 3 (Elektro)"] - alone
+
+
+def test_externality_text_says_what_the_first_buyers_purchase_costs_the_next(start) -> None:
+    text = externality_text(start, "coal", mine=3, theirs=3)
+    assert "pays 6 Elektro for 3 coal instead of 3" in text and "**3 Elektro more**" in text
+
+
+def test_history_text_names_the_sold_out_round_with_its_interval() -> None:
+    hist = pd.DataFrame({"round": [1, 2], "resource": "oil", "price": [3.0, 5.0], "low": [2.0, 4.0],
+                         "high": [4.0, 6.0], "sold_out": [0.0, 0.5], "sold_out_low": [0.0, 0.2],
+                         "sold_out_high": [0.3, 0.8], "games": [10, 10]})
+    text = history_text(hist, 10)
+    assert "3.0 Elektro in round 1" in text and "highest 5.0 [4.0, 6.0] in round 2" in text
+    assert "**oil** in round 2: in 50% [20%, 80%] of 10 games" in text
+
+
+def test_spike_text_reports_each_resources_peaks() -> None:
+    s = pd.DataFrame([{"resource": "coal", "games": 4, "median_peak": 5.0, "max_peak": 8.0, "mean_top": 4.5,
+                       "above": 0.5, "above_low": 0.15, "above_high": 0.85, "sold_out_games": 1}]
+                     ).set_index("resource")
+    text = spike_text(s)
+    assert "median 5, highest 8" in text and "50% [15%, 85%] of the 4 games" in text and "1 games" in text
+
+
+def test_denial_text_counts_the_positions_each_way() -> None:
+    study = pd.DataFrame({"diff": [0.5, -0.25, 0.0], "diff_low": [0.1, -0.5, -0.2],
+                          "diff_high": [0.9, -0.05, 0.2], "leaves_short": [True, False, False],
+                          "playouts": [12, 12, 12]})
+    text = denial_text(denial_summary(study), study)
+    assert "**2 of 3 positions**" in text and "better in 1, worse in 1" in text
+    assert "12 paired playouts" in text and "short of fuel in 1 of them" in text
+    assert denial_text(denial_summary(study.iloc[:0]), study.iloc[:0]).startswith("No position")

@@ -124,3 +124,60 @@ def test_region_costs_are_a_complete_count_without_an_interval():
     assert not {"low", "high"} & set(regions.columns)
     assert (regions["min"] <= regions["mean"]).all() and (regions["mean"] <= regions["max"]).all()
     assert networks.region_figure(g, regions, 4).data[0].error_y.array is None
+
+
+def test_fork_text_names_the_link_paid_twice_and_the_whole_difference():
+    text = networks.fork_text(_bremen(), "Ada", ["Nürnberg", "Dresden"])
+    assert "would price the two cities at 89 E; the engine charges 108 E, 19 E more" in text
+    assert "Erfurt–Dresden (19 E, paid 2 times" in text and "exactly the difference" in text
+
+
+def _wide(exact):
+    import pandas as pd
+    rows = [{"k": k, "method": m, "mean": float(v if m == "exact" else v + 1), "n": 3}
+            for k, v in enumerate(exact, 1) for m in ("exact", "steiner_price", "steiner_estimate", "gap")]
+    return networks.cost_table(pd.DataFrame(rows))
+
+
+def test_cost_table_marginal_costs_add_up_to_the_total_and_average_is_total_over_k():
+    w = _wide([20, 35, 55, 80])
+    assert w["marginal (exact)"].tolist() == [20, 15, 20, 25] and w["marginal (exact)"].sum() == 80
+    assert w["average (exact)"].round(1).tolist() == [20, 17.5, 18.3, 20] and (w["positions"] == 3).all()
+
+
+def test_cost_curve_text_says_where_the_marginal_cost_pulls_the_average_up():
+    text = networks.cost_curve_text(_wide([20, 35, 55, 80]))  # MC 20, 15, 20, 25; AC 20, 17.5, 18.3, 20
+    assert "lowest at k = 2, $MC(2) = 15.0$ E, and city 4 costs $MC(4) = 25.0$ E" in text
+    assert "to its lowest, $AC(2) = 17.5$ E at k = 2; city 3 costs $MC(3) = 20.0$ E, more than that" in text
+    assert "over 3 positions" in text
+    falling = networks.cost_curve_text(_wide([20, 35, 45, 55]))  # MC 20, 15, 10, 10: the average falls
+    assert "falls over every k" in falling and "$AC(4) = 13.8$ E" in falling
+
+
+def test_first_mover_text_compares_the_steps_by_their_intervals():
+    import pandas as pd
+    first = pd.DataFrame([{"step": 1, "k": 3, "free": 40.0, "taken": 60.0, "loss": 20.0, "low": 15.0,
+                           "high": 25.0, "n": 5},
+                          {"step": 2, "k": 3, "free": 40.0, "taken": 44.0, "loss": 4.0, "low": 2.0,
+                           "high": 6.0, "n": 5}])
+    text = networks.first_mover_text(first, k=3)
+    assert "20.0 E more in Step 1 (95% interval 15.0–25.0" in text and "50% and 10%" in text
+    assert "worth more in Step 1" in text
+
+
+def test_region_and_centrality_texts_name_the_extremes():
+    g = new_game(4, seed=1)
+    growth = networks.growth_costs(g, k=4)
+    regions = networks.region_costs(growth)
+    assert f"in the {regions.index[0]} region" in networks.region_text(regions, growth, 4)
+    central = networks.centrality(g)
+    text = networks.centrality_text(central)
+    assert text.startswith(f"{central.index[0]} is the most central") and central.index[-1] in text
+
+
+def test_map_view_draws_a_plans_path_under_the_link_costs():
+    g = _bremen()
+    fig = networks.map_view(g, player="Ada", plan=["Dresden", "Nürnberg"])
+    names = [t.name for t in fig.data]
+    assert names.index("plan") < names.index("link costs") < names.index("yellow")  # city names on top
+    assert fig.layout.title.font.size >= 20

@@ -27,10 +27,13 @@ from powergrid_nb.play.analysis.candidates import Candidate, default_candidates
 from powergrid_nb.play.results import mean_interval, wilson
 from powergrid_nb.views import RESOURCE_COLORS
 
-__all__ = ["denial_candidates", "denial_figure", "denial_positions", "denial_study", "denial_summary",
-           "next_buyer_table", "paired_difference", "price_history", "price_history_figure", "price_spikes",
-           "refill_figure", "refill_table", "refill_wide", "shortfall", "spike_figure", "spike_summary",
-           "supply_curve", "supply_curve_figure"]
+from .style import SMALL, projector
+
+__all__ = ["cost_text", "denial_candidates", "denial_figure", "denial_positions", "denial_study",
+           "denial_summary", "denial_text", "externality", "externality_table", "externality_text",
+           "history_text", "next_buyer_table", "paired_difference", "price_history", "price_history_figure",
+           "price_spikes", "refill_figure", "refill_table", "refill_wide", "shortfall", "spike_figure",
+           "spike_summary", "spike_text", "supply_curve", "supply_curve_figure"]
 
 
 def supply_curve(g: Game, resource: str) -> pd.DataFrame:
@@ -63,6 +66,66 @@ def next_buyer_table(g: Game, resource: str, ks: Sequence[int] = (0, 1, 2, 3, 4,
     return pd.DataFrame(rows)
 
 
+def cost_text(g: Game, resource: str, k: int) -> str:
+    """The lesson's sentence on buying ``k`` tokens of ``resource`` (Markdown): total, average and
+    marginal cost from :func:`supply_curve`, and which of marginal and average is higher."""
+    curve = supply_curve(g, resource).set_index("k")
+    k = min(k, len(curve))
+    row = curve.loc[k]
+    mc, ac = float(row["marginal"]), float(row["average"])
+    order = ("above the average: token {k} costs more than the tokens before it did on average, so it pulls "
+             "the average up" if mc > ac else "equal to the average: the tokens bought so far all cost the "
+             "same, the curve is still flat here").format(k=k)
+    return (f"With {g.resource_market()[resource]} {resource} on the market, {k} {resource} cost "
+            f"**{row['total']:.0f} Elektro** in total (the engine's `g.market_cost({resource}={k})`): an "
+            f"average cost of $AC({k}) = {row['total']:.0f}/{k} = {ac:.2f}$ Elektro per token, while token "
+            f"number {k} alone costs $MC({k}) = {mc:.0f}$ (its marginal cost). The marginal cost is {order}.")
+
+
+def externality(g: Game, resource: str, mine: int, theirs: int) -> int | None:
+    """What buying ``mine`` tokens of ``resource`` now adds to the bill of the next buyer of ``theirs``
+    tokens: $C(m + t) - C(m) - C(t)$ with $C$ the market's total cost (cheapest first, R50); None when
+    the market holds fewer than ``mine + theirs``."""
+    if mine + theirs > g.resource_market()[resource]:
+        return None
+
+    def cost(k: int) -> int:
+        return g.market_cost(**{resource: k}) if k else 0
+
+    return cost(mine + theirs) - cost(mine) - cost(theirs)
+
+
+def externality_table(g: Game, resource: str, theirs: int, ks: Sequence[int] = range(0, 10)) -> pd.DataFrame:
+    """Per purchase of k tokens of ``resource`` now: what you pay, what the next buyer of ``theirs`` tokens
+    then pays, and the externality (what your k tokens add to that buyer's bill, :func:`externality`);
+    stops where the market cannot sell both."""
+    rows = []
+    for k in ks:
+        extra = externality(g, resource, k, theirs)
+        if extra is None:
+            break
+        rows.append({"you buy": k, "you pay (Elektro)": g.market_cost(**{resource: k}) if k else 0,
+                     f"next buyer pays for {theirs} (Elektro)": g.market_cost(**{resource: theirs}) + extra,
+                     "externality (Elektro)": extra})
+    return pd.DataFrame(rows)
+
+
+def externality_text(g: Game, resource: str, mine: int, theirs: int) -> str:
+    """The lesson's sentence on the externality of buying ``mine`` tokens of ``resource`` before a buyer
+    of ``theirs`` (Markdown), from :func:`externality_table` at the position ``g``."""
+    t = externality_table(g, resource, theirs, range(0, g.resource_market()[resource] + 1))
+    pay = f"next buyer pays for {theirs} (Elektro)"
+    first = t.iloc[0]
+    row = t[t["you buy"] == mine].iloc[0]
+    last = t.iloc[-1]
+    return (f"If the first buyer takes {mine} {resource} (paying {row['you pay (Elektro)']} Elektro), "
+            f"the next buyer pays {row[pay]} Elektro for {theirs} {resource} instead of {first[pay]}: "
+            f"**{row['externality (Elektro)']} Elektro more**, a cost the first buyer's purchase puts on "
+            f"the next one and does not bear. Buying {last['you buy']} would raise that buyer's bill by "
+            f"{last['externality (Elektro)']} Elektro. The money goes to the bank, not to the first buyer: "
+            f"nobody gains what the next buyer loses.")
+
+
 def supply_curve_figure(g: Game, resources: Sequence[str] = RESOURCES) -> go.Figure:
     """Left: the marginal price of each token bought now (a step function); right: the total cost of
     buying k tokens. One line per resource, from the market of ``g``."""
@@ -84,10 +147,10 @@ def supply_curve_figure(g: Game, resources: Sequence[str] = RESOURCES) -> go.Fig
     fig.update_yaxes(rangemode="tozero")
     fig.update_yaxes(title_text="price of the k-th token (Elektro)", row=1, col=1)
     fig.update_yaxes(title_text="total for k tokens (Elektro)", row=1, col=2)
-    fig.update_layout(title="The supply curves of the resource market now", height=430,
-                      template="plotly_white", legend={"title": "resource", "orientation": "h", "y": -0.2},
-                      margin={"t": 80, "b": 90})
-    return fig
+    fig.update_layout(title="The supply curves of the resource market now", height=520,
+                      template="plotly_white", legend={"title": "resource", "orientation": "h", "y": -0.25},
+                      margin={"t": 110, "b": 110})
+    return projector(fig, unit="Elektro")
 
 
 def refill_table(editions: Sequence[str] = tuple(EDITIONS)) -> pd.DataFrame:
@@ -116,9 +179,9 @@ def refill_figure(table: pd.DataFrame, edition: str = "original") -> go.Figure:
     fig.update_xaxes(title_text="players", dtick=1)
     fig.update_yaxes(title_text="tokens refilled per round", row=1, col=1)
     fig.update_layout(title=f"The refill (R108, {edition} edition): supply added each round", barmode="group",
-                      height=400, template="plotly_white", margin={"t": 80, "b": 100},
-                      legend={"title": "resource", "orientation": "h", "y": -0.25})
-    return fig
+                      height=480, template="plotly_white", margin={"t": 110, "b": 120},
+                      legend={"title": "resource", "orientation": "h", "y": -0.3})
+    return projector(fig, unit="tokens per round")
 
 
 def refill_wide(table: pd.DataFrame, edition: str = "original") -> pd.DataFrame:
@@ -162,12 +225,14 @@ def price_history_figure(history: pd.DataFrame) -> go.Figure:
         fig.add_scatter(x=h["round"], y=h["price"], mode="lines+markers", name=r, line={"color": color},
                         legendgroup=r, customdata=h[["games"]],
                         hovertemplate="round %{x}: %{y:.1f} Elektro (n = %{customdata[0]} games)")
-    fig.update_layout(title="Price of the next token at the start of each round (mean, 95% interval)",
-                      xaxis_title="round", yaxis_title="price of the next token (Elektro)", height=430,
+    fig.update_layout(title="Price of the next token at the start of each round<br>"
+                            "<sup>mean over the games still running, 95% interval</sup>",
+                      xaxis_title="round", yaxis_title="price of the next token (Elektro)", height=520,
                       template="plotly_white",
-                      legend={"title": "resource", "orientation": "h", "y": -0.2}, margin={"t": 70, "b": 90})
+                      legend={"title": "resource", "orientation": "h", "y": -0.25},
+                      margin={"t": 110, "b": 110})
     fig.update_xaxes(dtick=1)
-    return fig
+    return projector(fig, n=int(history["games"].max()) if len(history) else None, unit="Elektro")
 
 
 def price_spikes(market: pd.DataFrame) -> pd.DataFrame:
@@ -226,11 +291,47 @@ def spike_figure(spikes: pd.DataFrame, history: pd.DataFrame) -> go.Figure:
                             marker={"symbol": "line-ew-open", "size": 40, "color": "black",
                                     "line": {"width": 3}},
                             hovertemplate="highest round mean: %{y:.1f} Elektro<extra></extra>")
-    fig.update_layout(title="Each game's highest price of the next token (one point per game)",
+    fig.update_layout(title="Each game's highest price of the next token<br><sup>one point per game</sup>",
                       yaxis_title="peak price of the next token (Elektro)", xaxis_title="resource",
-                      height=430, template="plotly_white", legend={"orientation": "h", "y": -0.2},
-                      margin={"t": 70, "b": 90})
-    return fig
+                      height=520, template="plotly_white", legend={"orientation": "h", "y": -0.25},
+                      margin={"t": 110, "b": 110})
+    return projector(fig, n=int(spikes["game"].nunique()), unit="Elektro")
+
+
+def history_text(history: pd.DataFrame, games: int) -> str:
+    """The lesson's summary of :func:`price_history` (Markdown): per resource the round-1 price, the
+    lowest and the highest round mean with their intervals, and the round most often sold out."""
+    lines = []
+    for r, h in history.groupby("resource", sort=False):
+        h = h.set_index("round")
+        lo_r, hi_r = h["price"].idxmin(), h["price"].idxmax()
+        low, high = h.loc[lo_r], h.loc[hi_r]
+        lines.append(f"- **{r}**: {h['price'].iloc[0]:.1f} Elektro in round {h.index[0]}; "
+                     f"lowest {low['price']:.1f} [{low['low']:.1f}, {low['high']:.1f}] in round {lo_r}, "
+                     f"highest {high['price']:.1f} [{high['low']:.1f}, {high['high']:.1f}] in round {hi_r} "
+                     f"(n = {high['games']} games)")
+    out = history.loc[history["sold_out"].idxmax()]
+    if out["sold_out"] > 0:
+        dry = (f"A market was sold out at the start of a round most often for **{out['resource']}** "
+               f"in round {out['round']}: in {out['sold_out']:.0%} "
+               f"[{out['sold_out_low']:.0%}, {out['sold_out_high']:.0%}] of {out['games']} games.")
+    else:
+        dry = (f"No market was sold out at the start of any round in these {games} games (for a "
+               f"single round, the 95% upper bound of that share is {out['sold_out_high']:.0%}).")
+    head = f"Mean price of the next token over {games} games (95% intervals):"
+    return "\n".join([head, *lines]) + "\n\n" + dry
+
+
+def spike_text(summary: pd.DataFrame) -> str:
+    """The lesson's summary of :func:`spike_summary` (Markdown): per resource the highest round mean
+    against each game's own peak, with Wilson intervals of the share of games above it."""
+    lines = [f"- **{r}**: the highest mean of a round was {s['mean_top']:.1f} Elektro; each game's own peak: "
+             f"median {s['median_peak']:.0f}, highest {s['max_peak']:.0f}; "
+             f"{s['above']:.0%} [{s['above_low']:.0%}, {s['above_high']:.0%}] of the {int(s['games'])} games "
+             f"went above the highest mean; {int(s['sold_out_games'])} games had a round start with none "
+             "left."
+             for r, s in summary.iterrows()]
+    return "Each game's own peak price of the next token (95% Wilson intervals):\n" + "\n".join(lines)
 
 
 # --- denial ----------------------------------------------------------------------------------------
@@ -370,9 +471,28 @@ def denial_figure(study: pd.DataFrame) -> go.Figure:
                  "arrayminus": s["diff"] - s["diff_low"], "color": "#555"},
         customdata=s[["playouts"]], hovertemplate="%{x:+.0%} (n = %{customdata[0]} paired playouts)"))
     fig.add_vline(x=0, line={"color": "black", "width": 1})
-    fig.update_layout(title="Denial minus normal buy: change in win probability (95% paired intervals)",
-                      xaxis={"title": "change in the buyer's win probability", "tickformat": "+.0%",
+    playouts = int(s["playouts"].max()) if len(s) else 0
+    fig.update_layout(title="Denial minus normal buy: change in win probability<br>"
+                            f"<sup>{len(s)} positions, {playouts} paired playouts each, "
+                            "95% paired intervals</sup>",
+                      xaxis={"title": "change in the buyer's win probability (points)", "tickformat": "+.0%",
                              "range": [-1.08, 1.08]}, template="plotly_white",
-                      yaxis={"autorange": "reversed"}, height=max(300, 60 + 28 * len(s)),
-                      margin={"l": 20, "t": 60})
-    return fig
+                      yaxis={"autorange": "reversed", "tickfont": {"size": SMALL}},
+                      height=max(360, 160 + 34 * len(s)), margin={"l": 20, "t": 110})
+    return projector(fig)
+
+
+def denial_text(summary: dict[str, Any], study: pd.DataFrame) -> str:
+    """The lesson's sentence on the denial study (Markdown), from :func:`denial_summary` and
+    :func:`denial_study`: how many positions the denial clearly changed, each way, and the mean change."""
+    s, n = summary, summary["positions"]
+    if not n:
+        return "No position of these games offered a denial."
+    m, lo, hi = s["mean_diff"]
+    playouts = int(study["playouts"].max())
+    return (f"In **{s['clear']} of {n} positions** ({s['clear'] / n:.0%}, 95% interval "
+            f"{s['clear_ci'][0]:.0%}–{s['clear_ci'][1]:.0%}) the denial's win probability was clearly "
+            f"different from the normal buy's, with {playouts} paired playouts per position: better in "
+            f"{s['better']}, worse in {s['worse']}. On average the denial changed the buyer's win "
+            f"probability by {m:+.1%} [{lo:+.1%}, {hi:+.1%}] (n = {n} positions). The denial left the "
+            f"opponent short of fuel in {int(study['leaves_short'].sum())} of them.")

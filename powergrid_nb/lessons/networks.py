@@ -25,13 +25,16 @@ from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.play.results import mean_interval
 from powergrid_nb.position.scenario import Scenario
 
+from .style import SMALL, projector
+
 if TYPE_CHECKING:
     from powergrid_nb.engine.game import Game
 
-__all__ = ["centrality", "centrality_figure", "connection_curve", "connection_figure", "curve_summary",
-           "first_mover", "first_mover_summary", "growth_costs", "links_paid", "play_graph", "positions",
-           "region_costs", "region_figure", "slot_prices_by_step", "steiner_estimate", "steiner_plan",
-           "steiner_sources"]
+__all__ = ["area_text", "centrality", "centrality_figure", "centrality_text", "connection_curve",
+           "connection_figure", "cost_curve_text", "cost_table", "curve_summary", "first_mover",
+           "first_mover_summary", "first_mover_text", "fork_text", "growth_costs", "links_paid", "map_view",
+           "play_graph", "positions", "region_costs", "region_figure", "region_text", "slot_prices_by_step",
+           "steiner_estimate", "steiner_plan", "steiner_sources", "steiner_text"]
 
 _NET = "__network__"  # the player's network contracted into one node
 
@@ -179,12 +182,13 @@ def connection_figure(summary: pd.DataFrame) -> go.Figure:
                                  "arrayminus": part["mean"] - part["low"]},
                         row=2 if col == "gap" else 1, col=1)
     n = int(summary["n"].min()) if len(summary) else 0
-    fig.update_layout(title=f"The cost of adding k cities (mean over {n} positions, 95% intervals)",
-                      height=560, legend={"orientation": "h", "y": -0.15}, margin={"t": 60, "r": 20})
+    fig.update_layout(title=f"The cost of adding k cities<br><sup>mean over {n} positions, 95% intervals"
+                            "</sup>",
+                      height=680, legend={"orientation": "h", "y": -0.18}, margin={"t": 110, "r": 20})
     fig.update_yaxes(title_text="cost (Elektro)", row=1, col=1)
     fig.update_yaxes(title_text="gap (Elektro)", row=2, col=1)
     fig.update_xaxes(title_text="k (cities added in one turn)", dtick=1, row=2, col=1)
-    return fig
+    return projector(fig, unit="Elektro")
 
 
 def growth_costs(g: Game, k: int = 4) -> pd.DataFrame:
@@ -238,19 +242,20 @@ def centrality_figure(g: Game, central: pd.DataFrame, labels: int = 3) -> go.Fig
     named = set(central.index[:labels]) | set(central.index[-labels:])
     fig.add_scatter(x=central["lon"], y=central["lat"], mode="markers+text", showlegend=False,
                     text=[c if c in named else "" for c in central.index], textposition="top center",
-                    textfont={"size": 11},
+                    textfont={"size": SMALL},
                     marker={"size": 14, "color": central["mean_cost"], "colorscale": "Viridis_r",
                             "line": {"color": "white", "width": 1},
                             "colorbar": {"title": {"text": "mean path<br>cost (E)"}}},
                     customdata=central[["mean_cost", "degree"]].to_numpy(), hovertext=central.index,
                     hovertemplate="%{hovertext}: %{customdata[0]:.1f} E on average to the others,"
                                   " %{customdata[1]} links<extra></extra>")
-    fig.update_layout(title="Central and remote cities: mean cheapest path cost to every other city",
-                      height=560, xaxis_title="longitude (degrees)", yaxis_title="latitude (degrees)",
-                      margin={"t": 60, "r": 20}, plot_bgcolor="white")
+    fig.update_layout(title="Central and remote cities<br><sup>mean cheapest path cost to every other city "
+                            f"in play, all {len(central)} counted</sup>",
+                      height=680, xaxis_title="longitude (degrees)", yaxis_title="latitude (degrees)",
+                      margin={"t": 110, "r": 20}, plot_bgcolor="white")
     fig.update_xaxes(range=[central["lon"].min() - 0.8, central["lon"].max() + 0.8], constrain="domain")
     fig.update_yaxes(scaleanchor="x", scaleratio=1.5)  # about right for Germany's latitude
-    return fig
+    return projector(fig, unit="Elektro")
 
 
 def slot_prices_by_step(g: Game) -> pd.DataFrame:
@@ -303,6 +308,163 @@ def region_figure(g: Game, regions: pd.DataFrame, k: int) -> go.Figure:
                                          "%{customdata[1]} E)<extra></extra>"))
     fig.update_layout(title=f"Links paid to grow from one city to {k}, by region<br>"
                             "<sup>mean over all the region's cities: a complete count, no interval</sup>",
-                      height=380, xaxis_title="region", yaxis_title="link cost (Elektro)",
-                      margin={"t": 60, "r": 20})
+                      height=480, xaxis_title="region", yaxis_title="link cost (Elektro)",
+                      margin={"t": 110, "r": 20})
+    return projector(fig, unit="Elektro")
+
+
+# --- the lesson's sentences, from the numbers just computed ----------------------------------------
+
+def area_text(g: Game, player: str) -> str:
+    """The play area as a graph, and who builds (Markdown)."""
+    graph = play_graph(g)
+    costs = [d["cost"] for _, _, d in graph.edges(data=True)]
+    return (f"The play area is a graph of {graph.number_of_nodes()} cities and {graph.number_of_edges()} "
+            f"links; link costs run from {min(costs)} to {max(costs)} E (mean "
+            f"{sum(costs) / len(costs):.1f} E). It is round {g.round}, Step {g.step}, and {player} is to "
+            f"build, with houses in {', '.join(g.cities_of(player))}.")
+
+
+def fork_text(g: Game, player: str, want: Sequence[str]) -> str:
+    """The Steiner fork of section 2 (Markdown): the Steiner tree's price of ``want`` against what the
+    engine charges, the paths it charges, the links paid more than once (R62) and what a house at the
+    tree's junction would change."""
+    engine = plan_targets(g, player, want)
+    if engine is None:
+        raise ValueError(f"{player} cannot add {', '.join(want)} in one turn")
+    steiner = steiner_estimate(g, player, want)
+    ends = [*g.cities_of(player), *want]
+    tree = steiner_tree(play_graph(g), ends, weight="cost")
+    forks = ", ".join(c for c in tree if c not in ends)
+    junction = next(c for c in tree if tree.degree(c) > 2)  # where the Steiner tree branches
+    with_fork = plan_targets(g, player, [*want, junction])
+    paths = "; ".join(f"{s.city} pays {' – '.join(s.path)} ({s.connection} E of links + {s.slot_price} E "
+                      "slot)" for s in g.plan_build(player, list(engine.cities)))
+    links = links_paid(g, player, want)
+    twice = links[links["paid"] > 1]
+    extra = int((twice["cost"] * (twice["paid"] - 1)).sum())
+    named = ", ".join(f"{r.link} ({r.cost} E, paid {r.paid} times: for {r['for']})"
+                      for _, r in twice.iterrows())
+    whole = "exactly the difference" if extra == engine.total - steiner else "part of the difference"
+    again = (f"The link paid more than once is {named}: {extra} E paid again, {whole}. " if len(twice)
+             else "No link is paid twice here. ")
+    fork = ""
+    if with_fork is not None:
+        cheaper = "less" if with_fork.total < engine.total else "not less"
+        fork = (f"Building a house at the fork {junction} as well ({' → '.join(with_fork.cities)}) gets "
+                f"three cities for {with_fork.total} E, {cheaper} than the two alone: a house at the "
+                f"junction is part of the network, so each city's path can start there.")
+    return (f"The Steiner tree runs through {forks} without a house there and would price the two cities "
+            f"at {steiner} E; the engine charges {engine.total} E, {engine.total - steiner} E more. The "
+            f"engine's plan (`fork.plan_build`) says why: {paths}. " + again + fork)
+
+
+def cost_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per k, from :func:`curve_summary`: the mean cost of k cities by method, the exact planner's
+    ``marginal`` cost of the k-th city, $MC(k) = C(k) - C(k-1)$, its ``average`` cost per city,
+    $AC(k) = C(k)/k$, and the number of ``positions``."""
+    wide = summary.pivot(index="k", columns="method", values="mean")
+    wide["marginal (exact)"] = wide["exact"].diff().fillna(wide["exact"])
+    wide["average (exact)"] = wide["exact"] / wide.index
+    wide["positions"] = summary.groupby("k")["n"].first()
+    return wide
+
+
+def cost_curve_text(wide: pd.DataFrame) -> str:
+    """The marginal against the average cost of connecting (Markdown), from :func:`cost_table`: where
+    the marginal cost is lowest, and where the average is lowest and the next city pulls it up."""
+    mc, ac = wide["marginal (exact)"], wide["average (exact)"]
+    kmax = int(wide.index.max())
+    k_mc = int(mc.loc[2:].idxmin()) if kmax >= 2 else 1
+    k_ac = int(ac.idxmin())
+    head = (f"The first city costs $MC(1) = {mc[1]:.1f}$ E; from the second on, the marginal cost is "
+            f"lowest at k = {k_mc}, $MC({k_mc}) = {mc[k_mc]:.1f}$ E, and city {kmax} costs $MC({kmax}) = "
+            f"{mc[kmax]:.1f}$ E. ")
+    if k_ac < kmax:
+        nxt = k_ac + 1
+        more = "more than" if mc[nxt] > ac[k_ac] else "as much as"  # never less: AC(k_ac) is the least
+        tail = (f"The average cost per city falls from $AC(1) = {ac[1]:.1f}$ to its lowest, $AC({k_ac}) = "
+                f"{ac[k_ac]:.1f}$ E at k = {k_ac}; city {nxt} costs $MC({nxt}) = {mc[nxt]:.1f}$ E, {more} "
+                f"that average, and $AC({kmax}) = {ac[kmax]:.1f}$ E: the average is lowest where the "
+                f"marginal cost crosses it")
+    else:
+        tail = (f"The average cost per city falls over every k, from $AC(1) = {ac[1]:.1f}$ to $AC({kmax}) = "
+                f"{ac[kmax]:.1f}$ E: no city up to {kmax} costs more than the average before it")
+    return head + tail + f" (means over {int(wide['positions'].min())} positions)."
+
+
+def steiner_text(wide: pd.DataFrame, summary: pd.DataFrame, curves: pd.DataFrame, positions: int) -> str:
+    """The exact against the Steiner planner (Markdown): the Steiner planner's overpayment at the largest
+    k with its interval, and its two sources (:func:`steiner_sources`)."""
+    gap = summary[summary["method"] == "gap"].set_index("k")
+    kmax = gap.index.max()
+    src = steiner_sources(curves)
+
+    def share(x: float) -> str:
+        return f"{x / src['gap']:.0%}" if src["gap"] else "none"
+
+    which = ("most of the difference is the choice, not R62." if src["choice"] > src["sharing"] else
+             "most of the difference is R62, links paid again.")
+    return (f"Over {positions} positions, the exact planner's {kmax} cheapest cities cost "
+            f"{wide.loc[kmax, 'exact']:.0f} E on average. The Steiner planner's choice costs "
+            f"{gap.loc[kmax, 'mean']:.1f} E more (95% interval {gap.loc[kmax, 'low']:.1f} to "
+            f"{gap.loc[kmax, 'high']:.1f}). Across all {src['rows']} (position, k) pairs, the Steiner "
+            f"planner paid more than the optimum in {src['over']:.0%} of them. Its own estimate was below "
+            f"the engine's price in {src['under']:.0%} of them: of its {src['gap']:.2f} E mean overpayment, "
+            f"{src['sharing']:.2f} E ({share(src['sharing'])}) is links it counted as shared and pays again, "
+            f"and {src['choice']:.2f} E ({share(src['choice'])}) is its choice of cities: " + which)
+
+
+def region_text(regions: pd.DataFrame, growth: pd.DataFrame, k: int) -> str:
+    """The cheapest and the dearest region to grow in, and the cheapest start cities (Markdown)."""
+    cheap, dear = regions.iloc[0], regions.iloc[-1]
+    starts = ", ".join(f"{c} ({v} E)" for c, v in growth["links"].nsmallest(3).items())
+    return (f"Growing from one city to {k} costs {cheap['mean']:.1f} E in links on average in the "
+            f"{cheap.name} region (its cities from {cheap['min']:.0f} to {cheap['max']:.0f} E, all "
+            f"{int(cheap['cities'])} counted) and {dear['mean']:.1f} E in the {dear.name} region "
+            f"({dear['min']:.0f} to {dear['max']:.0f} E, all {int(dear['cities'])}). "
+            f"The cheapest start cities: {starts}.")
+
+
+def centrality_text(central: pd.DataFrame) -> str:
+    """The most central and the most remote city, and where the best-linked cities rank (Markdown)."""
+    top, low = central.iloc[0], central.iloc[-1]
+    hubs = central[central["degree"] == central["degree"].max()]
+    ranks = [list(central.index).index(c) + 1 for c in hubs.index]
+    return (f"{top.name} is the most central city in play: {top['mean_cost']:.1f} E on average to each of "
+            f"the other {len(central) - 1} cities, with {top['degree']} links; {low.name} is the most remote "
+            f"({low['mean_cost']:.1f} E). The {len(hubs)} cities with the most links "
+            f"({hubs['degree'].iloc[0]}) rank {', '.join(map(str, ranks))} of {len(central)} by "
+            f"closeness: the cost of the links counts, not only their number.")
+
+
+def first_mover_text(first: pd.DataFrame, k: int = 3) -> str:
+    """What a rival's houses in a company's cheapest ``k`` cities cost it in Steps 1 and 2 (Markdown),
+    from :func:`first_mover_summary`."""
+    s1 = first[(first["step"] == 1) & (first["k"] == k)].iloc[0]
+    s2 = first[(first["step"] == 2) & (first["k"] == k)].iloc[0]
+    clear = ("more" if s1["low"] > s2["high"] else "less" if s1["high"] < s2["low"]
+             else "not clearly more or less")
+    return (f"With a rival already in its {k} cheapest cities, a company's cheapest {k} cities cost "
+            f"{s1['loss']:.1f} E more in Step 1 (95% interval {s1['low']:.1f}–{s1['high']:.1f}; it must "
+            f"build elsewhere) and {s2['loss']:.1f} E more in Step 2 ({s2['low']:.1f}–{s2['high']:.1f}; the "
+            f"second slot costs 5 more, or a detour is cheaper), over n = {int(s1['n'])} positions: "
+            f"{s1['loss'] / s1['free']:.0%} and {s2['loss'] / s2['free']:.0%} of what they cost free "
+            f"({s1['free']:.0f} and {s2['free']:.0f} E). Being first was worth {clear} in Step 1 than in "
+            f"Step 2 (by the intervals).")
+
+
+def map_view(g: Game, **options: object) -> go.Figure:
+    """The package's map (``views.map_figure`` with ``options``) with the lessons' projector-sized title
+    and legend; the board's own labels keep the sizes the view lays out so that none overlap. A plan's
+    path is drawn under the link costs, so that no cost on its way is hidden."""
+    from powergrid_nb.views import map_figure
+
+    fig = projector(map_figure(g, **options))  # type: ignore[arg-type]
+    names = [t.name for t in fig.data]
+    if "plan" in names and "link costs" in names and names.index("plan") > names.index("link costs"):
+        traces = list(fig.data)
+        path = traces.pop(names.index("plan"))
+        traces.insert(names.index("link costs"), path)
+        fig.data = tuple(traces)
     return fig
