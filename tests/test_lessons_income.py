@@ -166,3 +166,10 @@ def test_trigger_text_and_conclusion_by_hand() -> None:
 def test_tie_text_counts_the_games_a_tie_break_decided() -> None:
     text = tie_text(tie_summary(_games(), "original"), "original")
     assert "outright in 1 of 2 games" in text and "**50%** [" in text and "(n = 2 games)" in text
+
+
+def test_income_figure_draws_the_average_income_per_city_beside_the_marginal() -> None:
+    fig = income_figure(income_table())
+    avg = next(t for t in fig.data if t.name == "average per city")
+    g = new_game(3, seed=0)
+    assert list(avg.x)[:3] == [1, 2, 3] and list(avg.y)[:3] == [g.income(k) / k for k in (1, 2, 3)]

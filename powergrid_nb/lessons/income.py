@@ -45,9 +45,10 @@ def income_table(editions: Sequence[str] = EDITIONS, most: int = 22) -> pd.DataF
 
 
 def income_figure(table: pd.DataFrame) -> go.Figure:
-    """Income (left) and the marginal income of one more city (right) against cities powered."""
+    """Income (left) against cities powered; right: the marginal income of the k-th city and the average
+    income per city, I(k)/k, of the first edition in the table (the editions' tables are the same)."""
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "Income I(k) for k cities", "Marginal income I(k) - I(k-1)"))
+        "Income I(k) for k cities", "Marginal I(k) - I(k-1) and average I(k)/k"))
     styles = dict(zip(EDITIONS, ({"color": "#1f77b4", "width": 4}, {"color": "#ff7f0e", "dash": "dot"}),
                       strict=False))  # by the registry's order
     for ed, t in table.groupby("edition", sort=False):
@@ -56,10 +57,14 @@ def income_figure(table: pd.DataFrame) -> go.Figure:
                         legendgroup=str(ed), row=1, col=1)
         fig.add_scatter(x=t["powered"], y=t["marginal"], mode="lines+markers", name=str(ed), line=line,
                         legendgroup=str(ed), showlegend=False, row=1, col=2)
+    first = table[(table["edition"] == table["edition"].iloc[0]) & (table["powered"] > 0)]
+    fig.add_scatter(x=first["powered"], y=first["income"] / first["powered"], mode="lines",
+                    name="average per city", line={"color": "#2ca02c", "width": 3, "dash": "dash"},
+                    row=1, col=2)
     fig.update_xaxes(title_text="cities powered", dtick=4)
     fig.update_yaxes(title_text="income", row=1, col=1)
-    fig.update_yaxes(title_text="extra income", row=1, col=2)
-    fig.update_layout(title="The payment table (R110)", height=500, template="plotly_white",
+    fig.update_yaxes(title_text="per city", row=1, col=2)
+    fig.update_layout(title="The payment table, R110", height=500, template="plotly_white",
                       legend={"title": "edition", "orientation": "h", "y": -0.25, "x": 0}, margin={"b": 130})
     return projector(fig, unit="Elektro per round")
 
@@ -203,7 +208,7 @@ def trigger_figure(summaries: Mapping[str, Mapping[str, Any]]) -> go.Figure:
                     error_y={"type": "data", "symmetric": False, "array": up, "arrayminus": down})
     fair = next(iter(summaries.values()))["fair_share"]
     fig.add_hline(y=fair, line={"dash": "dash", "color": "black"}, annotation_text=f"fair share {fair:.0%}",
-                  annotation_position="top left")
+                  annotation_position="top right")
     games = {int(s["games"]) for s in summaries.values()}
     fig.update_layout(title="Who wins: those who ended the game, and the others<br><sup>win rate with its "
                             "95% interval; shared wins count 1/k</sup>",

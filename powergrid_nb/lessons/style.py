@@ -24,7 +24,7 @@ def projector(fig: go.Figure, *, n: int | None = None, unit: str | None = None) 
     if n is not None:
         head += f" (n = {n} games)"
     fig.update_layout(title={"text": head + br + rest, "font": {"size": TITLE}, "x": 0.01, "xanchor": "left"},
-                      font={"size": BODY}, legend={"font": {"size": BODY}},
+                      font={"size": BODY}, legend={"font": {"size": BODY}, "title": {"font": {"size": BODY}}},
                       hoverlabel={"font": {"size": BODY}},
                       margin={"t": 110 if br else 80, "l": 80, "r": 30})
     fig.update_xaxes(automargin=True, title_font={"size": BODY}, tickfont={"size": BODY})

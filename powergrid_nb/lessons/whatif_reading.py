@@ -28,7 +28,8 @@ from .style import projector
 
 __all__ = ["by_sample_size", "chance_text", "check_prediction", "conclusion_text", "established",
            "games_for_half_width", "longest_text", "means_text", "median_interval", "paired_differences",
-           "payment_figure", "read_comparison", "sample_size_figure", "sample_size_text", "verdict"]
+           "payment_figure", "read_comparison", "same_length_text", "sample_size_figure", "sample_size_text",
+           "verdict"]
 
 UNITS = {"win_rate": "", "rounds": " rounds", "money": " Elektro"}
 DIGITS = {"money": 0}
@@ -37,9 +38,13 @@ GAME_LEVEL = ("rounds",)  # the same for every player of a game: one row per var
 
 def verdict(mean: float, low: float, high: float, what: str = "the difference", unit: str = "",
             percent: bool = False, digits: int = 2) -> str:
-    """One sentence: the difference with its 95% interval, and whether the interval excludes zero."""
+    """One sentence: the difference with its 95% interval, and whether the interval excludes zero. A
+    number too small for ``digits`` decimals is shown with one significant digit (+0.0004, not +0.00), so
+    an interval above zero never reads as one that starts at zero."""
     def f(x: float) -> str:
-        return f"{x:+.1%}" if percent else f"{x:+.{digits}f}"
+        if percent:
+            return f"{x:+.1%}"
+        return f"{x:+.1g}" if x != 0 and round(x, digits) == 0 else f"{x:+.{digits}f}"
     if math.isnan(low) or math.isnan(high):
         return f"{what}: {f(mean)}{unit}, no interval (fewer than 2 games): we cannot tell."
     head = f"{what}: {f(mean)} [{f(low)}, {f(high)}]{unit}"
@@ -248,7 +253,7 @@ def sample_size_figure(frame: pd.DataFrame, unit: str = "rounds",
     ticks = sorted(frame["games"].unique())
     fig.update_xaxes(tickvals=ticks, ticktext=[str(t) for t in ticks])
     fig.update_layout(title=title, xaxis_title="games per rule set (paired seeds, log scale)",
-                      yaxis_title=f"minus {frame['versus'].iloc[0]}", xaxis_type="log",
+                      yaxis_title=f"difference from {frame['versus'].iloc[0]}", xaxis_type="log",
                       height=500, legend_title="rule set", legend={"orientation": "h", "y": -0.25, "x": 0},
                       margin={"b": 140})
     return projector(fig, n=int(frame["games"].max()), unit=unit)
@@ -281,6 +286,20 @@ def means_text(by_mean: pd.DataFrame, unit: str = "rounds") -> str:
     return "The means, for comparison: " + "; ".join(
         f"{r.variant}: {r.difference:+.2f} [{r.low:+.2f}, {r.high:+.2f}] {unit}"
         for r in by_mean.itertuples()) + "."
+
+
+def same_length_text(cmp: Comparison) -> str:
+    """Markdown: in how many paired games each variant's game length equals the first variant's, and what
+    that does to the median and the mean of the differences."""
+    d = paired_differences(cmp, "rounds", mean_of_players=True)
+    parts = [f"{v}: **{int((g['difference'] == 0).sum())} of {len(g)}**, longer in "
+             f"{int((g['difference'] > 0).sum())}, shorter in {int((g['difference'] < 0).sum())}"
+             for v, g in d.groupby("variant", sort=False)]
+    return (f"How many paired games last exactly as long as under the {cmp.labels[0]} rules: "
+            + "; ".join(parts) + ". When most differences are zero, the median difference stays near "
+            "zero whatever the other games do: it answers *does the typical game change?* The mean adds up "
+            "how much longer (or shorter) the others are: it answers *how many rounds more, on average?* "
+            "Both are true; they answer different questions.")
 
 
 def conclusion_text(found: Mapping[tuple[str, str], Mapping[str, float]],
