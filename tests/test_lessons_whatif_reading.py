@@ -169,15 +169,17 @@ def test_sample_size_text_finds_the_game_that_widened_the_interval() -> None:
 
 
 def test_a_bound_too_small_for_the_digits_is_not_shown_as_zero() -> None:
-    says = wr.verdict(0.0004, 0.0001, 0.24, unit=" rounds")
-    assert says.startswith("the difference: +0.0004 [+0.0001, +0.24] rounds") and "above zero" in says
+    says = wr.verdict(0.0004, 0.000002, 0.24, unit=" rounds")
+    assert says.startswith("the difference: +0.0004 [+0.000002, +0.24] rounds") and "above zero" in says
     assert wr.verdict(0.0, -0.5, 0.5).startswith("the difference: +0.00 [-0.50, +0.50]")
 
 
-def test_same_length_text_counts_the_paired_games_of_equal_length(cmp) -> None:
+def test_same_length_text_counts_shorter_equal_and_longer_games(cmp) -> None:
     per_game = cmp.games.drop_duplicates(["variant", "game"]).pivot(index="game", columns="variant",
                                                                       values="rounds")
     d = per_game["end at 15"] - per_game["standard"]
     text = wr.same_length_text(cmp)
-    assert (f"end at 15: **{(d == 0).sum()} of 12**, longer in {(d > 0).sum()}, shorter in {(d < 0).sum()}"
-            in text)
+    assert (f"- **end at 15**: shorter in {(d < 0).sum()}, as long in {(d == 0).sum()}, longer in "
+            f"{(d > 0).sum()} of 12 paired games") in text
+    middle = (d < 0).sum() < 6 <= (d <= 0).sum()
+    assert ("the middle of the sorted differences falls among the games of equal length" in text) == middle

@@ -39,12 +39,14 @@ GAME_LEVEL = ("rounds",)  # the same for every player of a game: one row per var
 def verdict(mean: float, low: float, high: float, what: str = "the difference", unit: str = "",
             percent: bool = False, digits: int = 2) -> str:
     """One sentence: the difference with its 95% interval, and whether the interval excludes zero. A
-    number too small for ``digits`` decimals is shown with one significant digit (+0.0004, not +0.00), so
-    an interval above zero never reads as one that starts at zero."""
+    number too small for ``digits`` decimals is written to its first significant digit (+0.0004, not
+    +0.00), so an interval that excludes zero by a hair says so in its numbers too."""
     def f(x: float) -> str:
         if percent:
             return f"{x:+.1%}"
-        return f"{x:+.1g}" if x != 0 and round(x, digits) == 0 else f"{x:+.{digits}f}"
+        if x != 0 and round(x, digits) == 0:
+            return f"{x:+.{-math.floor(math.log10(abs(x)))}f}"
+        return f"{x:+.{digits}f}"
     if math.isnan(low) or math.isnan(high):
         return f"{what}: {f(mean)}{unit}, no interval (fewer than 2 games): we cannot tell."
     head = f"{what}: {f(mean)} [{f(low)}, {f(high)}]{unit}"
@@ -289,17 +291,26 @@ def means_text(by_mean: pd.DataFrame, unit: str = "rounds") -> str:
 
 
 def same_length_text(cmp: Comparison) -> str:
-    """Markdown: in how many paired games each variant's game length equals the first variant's, and what
-    that does to the median and the mean of the differences."""
+    """Markdown: per variant, in how many paired games the game is shorter, as long and longer than under
+    the first variant, and whether the middle of the sorted differences falls among the equal ones (then
+    the median difference is about zero while the mean need not be)."""
     d = paired_differences(cmp, "rounds", mean_of_players=True)
-    parts = [f"{v}: **{int((g['difference'] == 0).sum())} of {len(g)}**, longer in "
-             f"{int((g['difference'] > 0).sum())}, shorter in {int((g['difference'] < 0).sum())}"
-             for v, g in d.groupby("variant", sort=False)]
-    return (f"How many paired games last exactly as long as under the {cmp.labels[0]} rules: "
-            + "; ".join(parts) + ". When most differences are zero, the median difference stays near "
-            "zero whatever the other games do: it answers *does the typical game change?* The mean adds up "
-            "how much longer (or shorter) the others are: it answers *how many rounds more, on average?* "
-            "Both are true; they answer different questions.")
+    lines, middle = [], []
+    for v, g in d.groupby("variant", sort=False):
+        n = len(g)
+        less, same = int((g["difference"] < 0).sum()), int((g["difference"] == 0).sum())
+        lines.append(f"- **{v}**: shorter in {less}, as long in {same}, longer in {n - less - same} of {n} "
+                     "paired games")
+        if less < n / 2 <= less + same:
+            middle.append(str(v))
+    text = f"Game length against the {cmp.labels[0]} rules, game by game:\n" + "\n".join(lines)
+    if middle:
+        text += ("\n\nFor " + " and ".join(middle) + ", the middle of the sorted differences falls among the "
+                 "games of equal length, so the median difference is about zero: it answers *does the "
+                 "typical game change?* The mean also weighs how much longer the longer games are: it "
+                 "answers *how many rounds more, on average?* Both are true; they answer different "
+                 "questions.")
+    return text
 
 
 def conclusion_text(found: Mapping[tuple[str, str], Mapping[str, float]],
