@@ -174,12 +174,19 @@ def test_a_bound_too_small_for_the_digits_is_not_shown_as_zero() -> None:
     assert wr.verdict(0.0, -0.5, 0.5).startswith("the difference: +0.00 [-0.50, +0.50]")
 
 
-def test_same_length_text_counts_shorter_equal_and_longer_games(cmp) -> None:
-    per_game = cmp.games.drop_duplicates(["variant", "game"]).pivot(index="game", columns="variant",
-                                                                      values="rounds")
-    d = per_game["end at 15"] - per_game["standard"]
-    text = wr.same_length_text(cmp)
-    assert (f"- **end at 15**: shorter in {(d < 0).sum()}, as long in {(d == 0).sum()}, longer in "
-            f"{(d > 0).sum()} of 12 paired games") in text
-    middle = (d < 0).sum() < 6 <= (d <= 0).sum()
-    assert ("the middle of the sorted differences falls among the games of equal length" in text) == middle
+def _diffs(values: list[float]) -> pd.DataFrame:
+    return pd.DataFrame({"variant": "B", "game": range(len(values)), "player": "mean of the players",
+                         "difference": values})
+
+
+def test_same_length_text_counts_shorter_equal_and_longer_games() -> None:
+    text = wr.same_length_text(_diffs([-1] * 3 + [0] * 4 + [2] * 5), "A")
+    assert text.startswith("Game length against the A rules, game by game:\n"
+                           "- **B**: shorter in 3, as long in 4, longer in 5 of 12 paired games")
+
+
+def test_same_length_text_explains_a_median_of_zero_beside_a_mean_that_is_not() -> None:
+    middle_equal = wr.same_length_text(_diffs([-1] * 30 + [0] * 40 + [3] * 30))
+    assert "For B, the middle of the sorted differences falls among the games of equal length" in middle_equal
+    middle_longer = wr.same_length_text(_diffs([-1] * 10 + [0] * 30 + [3] * 60))
+    assert "the middle of the sorted differences" not in middle_longer

@@ -290,20 +290,20 @@ def means_text(by_mean: pd.DataFrame, unit: str = "rounds") -> str:
         for r in by_mean.itertuples()) + "."
 
 
-def same_length_text(cmp: Comparison) -> str:
-    """Markdown: per variant, in how many paired games the game is shorter, as long and longer than under
-    the first variant, and whether the middle of the sorted differences falls among the equal ones (then
-    the median difference is about zero while the mean need not be)."""
-    d = paired_differences(cmp, "rounds", mean_of_players=True)
+def same_length_text(diffs: pd.DataFrame, base: str = "standard") -> str:
+    """Markdown: per variant of ``diffs`` (:func:`paired_differences` of "rounds"), in how many paired games
+    the game is shorter, as long and longer than under ``base``; and, where the middle of the sorted
+    differences falls among the equal ones and the median (:func:`median_interval`) is about zero, why the
+    median and the mean can then differ."""
     lines, middle = [], []
-    for v, g in d.groupby("variant", sort=False):
+    for v, g in diffs.groupby("variant", sort=False):
         n = len(g)
         less, same = int((g["difference"] < 0).sum()), int((g["difference"] == 0).sum())
         lines.append(f"- **{v}**: shorter in {less}, as long in {same}, longer in {n - less - same} of {n} "
                      "paired games")
-        if less < n / 2 <= less + same:
+        if less < n / 2 <= less + same and abs(median_interval(g["difference"].tolist())[0]) < 0.05:
             middle.append(str(v))
-    text = f"Game length against the {cmp.labels[0]} rules, game by game:\n" + "\n".join(lines)
+    text = f"Game length against the {base} rules, game by game:\n" + "\n".join(lines)
     if middle:
         text += ("\n\nFor " + " and ".join(middle) + ", the middle of the sorted differences falls among the "
                  "games of equal length, so the median difference is about zero: it answers *does the "
