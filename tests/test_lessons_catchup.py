@@ -1,6 +1,7 @@
 """Lesson 4's measurements (powergrid_nb.lessons.catchup): the player order, the leader, the leader's win
 rate with and without the reverse order (R18-R19, R45, R54)."""
 
+import pandas as pd
 import pytest
 
 from powergrid_nb import new_game
@@ -75,9 +76,68 @@ def test_leader_win_rate_has_a_wilson_interval_over_the_games_past_round_k(res) 
         assert row["fair_share"] == pytest.approx(0.25)
     title = catchup.leader_figure(rates).layout.title.text
     lo, hi = int(rates["games"].min()), int(rates["games"].max())
-    assert (f"n = {lo} games per point" if lo == hi else f"n = {lo}-{hi} games per point") in title
+    assert (f"past round k (n = {lo})" if lo == hi else f"past round k (n = {lo}-{hi})") in title
     spread = rates.assign(games=[7, 9] + [9] * (len(rates) - 2))
-    assert "n = 7-9 games per point" in catchup.leader_figure(spread).layout.title.text
+    assert "past round k (n = 7-9)" in catchup.leader_figure(spread).layout.title.text
+
+
+def test_leader_figure_is_sized_for_a_projector_and_says_the_games_per_rule_set(res) -> None:
+    fig = catchup.leader_figure(catchup.leader_win_rates(res, rounds=[2, 3]), games=6)
+    assert fig.layout.title.text.startswith("Does the leader after round k win? (n = 6 games)<br>")
+    assert fig.layout.font.size >= 16 and fig.layout.title.font.size > fig.layout.font.size
+
+
+def test_order_text_tables_the_players_and_compares_the_order_by_hand_with_the_engines() -> None:
+    cities, biggest = {"Ada": 5, "Bo": 6, "Cy": 6, "Dee": 4}, {"Ada": 25, "Bo": 20, "Cy": 31, "Dee": 13}
+    text = catchup.order_text(cities, biggest, ["Cy", "Bo", "Ada", "Dee"])
+    assert "| Cy | 6 | 31 | 1 |" in text and "| Dee | 4 | 13 | 4 |" in text
+    assert "gives **Cy, Bo, Ada, Dee**" in text and "(the same)" in text and "The leader is **Cy**" in text
+    assert "(different)" in catchup.order_text(cities, biggest, ["Bo", "Cy", "Ada", "Dee"])
+
+
+def test_leader_rate_text_gives_both_rates_with_intervals_and_n(res) -> None:
+    rates = catchup.leader_win_rates(res, rounds=[3])
+    at = rates.set_index("reverse_order")
+    text = catchup.leader_rate_text(rates, 3)
+    for label in TWO:
+        r = at.loc[label]
+        assert f"{r.win_rate:.0%} [{r.low:.0%}, {r.high:.0%}] (n = {int(r.games)})" in text
+    assert "The fair share is 25%" in text
+
+
+def _effects(both, res3, bld4) -> pd.DataFrame:
+    rows = [{"reversed": phase, "pairs": 100, "difference": (lo + hi) / 2, "low": lo, "high": hi}
+            for phase, (lo, hi) in zip(catchup.PHASES, (both, res3, bld4), strict=True)]
+    return pd.DataFrame(rows)
+
+
+def test_phase_text_names_the_phase_that_holds_the_leader_back() -> None:
+    text = catchup.phase_text(_effects(both=(-0.3, -0.1), res3=(-0.3, -0.1), bld4=(-0.1, 0.05)))
+    assert "**first-mover disadvantage**" in text
+    assert "Of the two phases, the resource order (phase 3) holds the leader back when reversed alone." \
+        in text
+    assert "reversing the building order alone cannot be told from no change" in text
+    assert text.count("(n = 100 paired games)") == 3
+
+
+def test_phase_text_says_what_building_last_gives_back_when_only_phase_3_is_a_brake() -> None:
+    text = catchup.phase_text(_effects(both=(-0.1, 0.1), res3=(-0.3, -0.1), bld4=(-0.1, 0.1)))
+    assert "building last in phase 4 gives back" in text
+
+
+def test_phase_text_says_when_neither_phase_alone_can_be_told_from_no_change() -> None:
+    text = catchup.phase_text(_effects(both=(-0.3, -0.1), res3=(-0.2, 0.1), bld4=(-0.1, 0.1)))
+    assert "neither phase alone can be told from no change" in text
+    assert "reversing both, as the rules do, lowers the leader's win rate (a brake)" in text
+
+
+def test_outcomes_text_gives_gap_and_length_with_intervals_and_n(res) -> None:
+    out = catchup.outcomes(res)
+    text = catchup.outcomes_text(out)
+    r = out.set_index("reverse_order").loc["leader first"]
+    assert (f"- leader first: a gap of **{r.gap:.1f} cities** [{r.gap_low:.1f}, {r.gap_high:.1f}] and "
+            f"**{r.rounds:.1f} rounds**") in text
+    assert text.count("(n = 6 games)") == 2
 
 
 def test_leader_difference_is_paired_by_seed(res) -> None:

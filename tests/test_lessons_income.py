@@ -9,12 +9,20 @@ from powergrid_nb.lessons.income import (
     HOW,
     decided_by,
     end_cities_table,
+    income_figure,
     income_table,
     marginal_now,
+    marginal_text,
+    money_text,
     money_vs_cities,
     money_vs_cities_figure,
+    position_text,
     tie_summary,
+    tie_text,
+    trigger_conclusion,
+    trigger_figure,
     trigger_summary,
+    trigger_text,
 )
 from powergrid_nb.lessons.questions.lesson5 import TIE
 
@@ -109,5 +117,59 @@ def test_R110_marginal_now_pays_cities_powered_not_owned() -> None:
 
 def test_money_vs_cities_figure_names_its_edition_and_draws_the_means_last() -> None:
     fig = money_vs_cities_figure(_games(), "original edition")
-    assert "(original edition, 2 games)" in fig.layout.title.text
+    assert fig.layout.title.text.endswith(", original edition (n = 2 games)")
     assert [t.name for t in fig.data][-2:] == ["others: mean (n = 2)", "winners: mean (n = 2)"]
+
+
+def test_figures_are_sized_for_a_projector_with_n_or_unit_in_the_title() -> None:
+    figs = [income_figure(income_table()), money_vs_cities_figure(_games()),
+            trigger_figure({"original": trigger_summary(_games(), end_cities=17)})]
+    for fig in figs:
+        assert fig.layout.font.size >= 16
+    assert "(Elektro per round)" in figs[0].layout.title.text
+    assert "(n = 2 games)" in figs[1].layout.title.text and "(n = 2 games)" in figs[2].layout.title.text
+
+
+def test_marginal_text_reads_diminishing_returns_from_the_engines_table() -> None:
+    g = new_game(3, seed=0)
+    text = marginal_text(income_table())
+    assert f"The first city powered adds **{g.income(1) - g.income(0)} Elektro** a round" in text
+    assert f"city number 20 adds only **{g.income(20) - g.income(19)}**" in text
+    assert "**diminishing returns**" in text
+    assert f"from {g.income(1)} (1 city) to {g.income(20) / 20:.1f} (20 cities)" in text
+
+
+def test_position_text_compares_the_next_citys_income_with_the_average() -> None:
+    columns = ["player", "cities", "can power", "income", "one more city adds"]
+    now = pd.DataFrame([("Ada", 9, 9, 98, 7), ("Bo", 1, 0, 10, 12)], columns=columns)
+    text = position_text(now)
+    assert ("**Ada** powers 9: the average is 98 / 9 = **10.89** Elektro per city, the next city adds "
+            "**7**, less than the average, so the average falls.") in text
+    assert "**Bo** powers no city: the first would add 12 Elektro." in text
+
+
+def test_money_text_gives_winners_and_others_with_n() -> None:
+    text = money_text(_games(), "original")
+    assert text.startswith("**original** (2 games): winners ended with 20 Elektro")
+    assert "(n = 2), the others with 35" in text and "winners powered 16.0 cities" in text
+
+
+def test_trigger_text_and_conclusion_by_hand() -> None:
+    s = trigger_summary(_games(), end_cities=17)
+    text = trigger_text(s, "original", 17, players=2)
+    assert text.startswith("**original**, 2 players (ends at 17 cities), 2 games: the players who ended the "
+                           "game won 50.0% [")
+    assert "(n = 2 player-games)" in text and "Games lasted 11.0 rounds" in text
+    assert trigger_conclusion({"original": s}).startswith("In neither edition did the players who ended")
+
+
+def test_tie_text_counts_the_games_a_tie_break_decided() -> None:
+    text = tie_text(tie_summary(_games(), "original"), "original")
+    assert "outright in 1 of 2 games" in text and "**50%** [" in text and "(n = 2 games)" in text
+
+
+def test_income_figure_draws_the_average_income_per_city_beside_the_marginal() -> None:
+    fig = income_figure(income_table())
+    avg = next(t for t in fig.data if t.name == "average per city")
+    g = new_game(3, seed=0)
+    assert list(avg.x)[:3] == [1, 2, 3] and list(avg.y)[:3] == [g.income(k) / k for k in (1, 2, 3)]

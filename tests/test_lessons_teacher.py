@@ -12,7 +12,8 @@ import pytest
 
 LESSONS = Path(__file__).resolve().parents[1] / "notebooks" / "lessons"
 GUIDE = LESSONS / "TEACHER.md"
-GUIDED = (1, 2, 3)  # the lessons this guide covers so far
+GUIDED = (1, 2, 3, 4, 5, 6)
+QUOTED = (4, 5, 6)  # the lessons whose answers quote each question before answering it
 
 
 def _section(n: int) -> str:
@@ -60,6 +61,34 @@ def test_the_guide_has_goals_misconceptions_surprises_and_links_the_answers(n: i
     for title in ("Learning goals", "Likely misconceptions", "Notes on the surprising results"):
         assert _sub(section, title).strip(), title
     assert "(ANSWERS.md)" in _sub(section, "Exercises")
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.replace("*", "").split())
+
+
+def _questions(n: int) -> list[str]:
+    """Each numbered item of the notebook's Discussion cell, whitespace flattened."""
+    cells = json.loads(_notebook(n).read_text(encoding="utf-8"))["cells"]
+    (cell,) = ["".join(c["source"]) for c in cells
+               if c["cell_type"] == "markdown" and re.search(r"^#+ .*Discussion", "".join(c["source"]), re.M)]
+    items = re.split(r"^\d+\. ", cell.split("\n", 1)[1], flags=re.M)[1:]
+    return [_flat(item) for item in items]
+
+
+@pytest.mark.parametrize("n", QUOTED)
+def test_the_guide_quotes_each_discussion_question_in_the_notebooks_order(n: int) -> None:
+    answers = _flat(_sub(_section(n), "Discussion questions"))
+    where = [answers.find(q) for q in _questions(n)]
+    missing = [q for q, w in zip(_questions(n), where, strict=True) if w < 0]
+    assert len(where) >= 3 and not missing, missing
+    assert where == sorted(where)
+
+
+@pytest.mark.parametrize("n", GUIDED)
+def test_the_full_size_numbers_say_their_size_and_seeds(n: int) -> None:
+    text = GUIDE.read_text(encoding="utf-8").split("## Lesson 1", 1)[0] + _section(n)
+    assert "FULL = True" in text and re.search(r"seeds? \d+", text)
 
 
 # --- the guide's numbers at a lesson's fixed position: the same at every size ---------------------

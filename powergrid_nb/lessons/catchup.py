@@ -25,9 +25,14 @@ from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 from powergrid_nb.play.simulation import sweep
 
-__all__ = ["VARIANTS", "leader_difference", "leader_figure", "leader_win_rates", "leaders", "outcomes",
-           "phase_effects", "phases_3_and_4", "player_order", "run_rule_sets", "turn_figure", "turn_summary",
-           "what_changed", "with_rules"]
+from .style import projector
+from .whatif_reading import verdict
+
+__all__ = ["VARIANTS", "differences_text", "leader_difference", "leader_figure", "leader_rate_text",
+           "leader_win_rates", "leaders", "order_text", "outcomes", "outcomes_text", "phase_effects",
+           "phase_text",
+           "phases_3_and_4", "player_order", "run_rule_sets", "turn_figure", "turn_summary", "what_changed",
+           "with_rules"]
 
 # label -> value of the rule parameter reverse_order (None: the rules as printed, R45 and R54)
 VARIANTS: dict[str, list[int] | None] = {"standard": None, "leader first": [],
@@ -163,9 +168,11 @@ def outcomes(result: SimulationResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def leader_figure(rates: pd.DataFrame, title: str = "Does the leader after round k win?") -> go.Figure:
+def leader_figure(rates: pd.DataFrame, title: str = "Does the leader after round k win?",
+                  games: int | None = None) -> go.Figure:
     """The leader's win rate against the round the lead is measured after, one line per variant, with
-    95% Wilson intervals and the fair share as a dotted line."""
+    95% Wilson intervals and the fair share as a dotted line; ``games``: the games played per rule set
+    (in the title)."""
     fig = go.Figure()
     for i, (label, grp) in enumerate(_by_variant(rates)):
         x = grp["after_round"] + (i - 1.5) * 0.08  # side by side, so the error bars do not hide each other
@@ -179,13 +186,13 @@ def leader_figure(rates: pd.DataFrame, title: str = "Does the leader after round
     fig.add_hline(y=fair, line_dash="dot", line_color="grey",
                   annotation_text=f"fair share {fair:.0%}", annotation_position="bottom right")
     lo, hi = int(rates["games"].min()), int(rates["games"].max())
-    n = f"n = {lo} games" if lo == hi else f"n = {lo}-{hi} games"
-    title += f"<br><sup>{n} per point: the games that lasted past round k</sup>"
-    fig.update_layout(title=title, xaxis_title="the lead is measured after round k (rounds)",
-                      yaxis_title="leader's win rate (95% interval)", yaxis_tickformat=".0%",
-                      yaxis_range=[0, 1], height=430, legend_title="turn order in phases 3 and 4",
-                      margin={"t": 60, "r": 20})
-    return fig
+    n = f"n = {lo}" if lo == hi else f"n = {lo}-{hi}"
+    title += f"<br><sup>per rule set; a point counts the games that lasted past round k ({n})</sup>"
+    fig.update_layout(title=title, xaxis_title="the lead is measured after round k",
+                      yaxis_title="leader's win rate", yaxis_tickformat=".0%",
+                      yaxis_range=[0, 1], height=520, legend_title="order in phases 3 and 4",
+                      legend={"orientation": "h", "y": -0.2, "x": 0}, margin={"b": 140})
+    return projector(fig, n=games)
 
 
 def turn_summary(moves: pd.DataFrame) -> pd.DataFrame:
@@ -223,7 +230,7 @@ def what_changed(moves: pd.DataFrame, leader: str, base: str = "standard", other
     return lines
 
 
-def turn_figure(summary: pd.DataFrame, title: str = "The same position, two turn orders") -> go.Figure:
+def turn_figure(summary: pd.DataFrame, title: str = "One position, two turn orders") -> go.Figure:
     """:func:`turn_summary` as bars: what each player paid for resources and for cities under each rule
     set, players in player order (the leader first)."""
     from plotly.subplots import make_subplots
@@ -240,12 +247,12 @@ def turn_figure(summary: pd.DataFrame, title: str = "The same position, two turn
                         text=grp[hover], textposition="none",
                         hovertemplate="%{x}: %{y} Elektro for %{text}<extra>" + str(label) + "</extra>",
                         row=1, col=col)
-    fig.update_layout(title=title, barmode="group", height=400, legend_title="turn order",
-                      margin={"t": 80, "r": 20})
+    fig.update_layout(title=title, barmode="group", height=480, legend_title="turn order",
+                      legend={"orientation": "h", "y": -0.28, "x": 0}, margin={"b": 150})
     fig.update_yaxes(title_text="Elektro", row=1, col=1)
     fig.update_yaxes(title_text="Elektro", row=1, col=2)
-    fig.update_xaxes(title_text="player (place in player order)")
-    return fig
+    fig.update_xaxes(title_text="player (place in order)")
+    return projector(fig, unit="Elektro, one round")
 
 
 def with_rules(g: Game, rules: Mapping[str, Any] | None) -> Game:
@@ -287,3 +294,90 @@ def phases_3_and_4(g: Game, variants: Mapping[str, Mapping[str, Any] | None], se
                 rows.append({"variant": label, "turn": turns[(e.kind, e.player)], "player": e.player,
                              "place": place[e.player], "what": what, "item": item, "cost": e.cost})
     return pd.DataFrame(rows, columns=["variant", "turn", "player", "place", "what", "item", "cost"])
+
+
+# The lesson's sentences, written from the numbers it has just computed (the notebook shows them as
+# Markdown; a result is never typed into the text).
+
+def order_text(cities: Mapping[str, int], biggest: Mapping[str, int], engine_order: Sequence[str]) -> str:
+    """Markdown: a table of each player's cities, biggest plant and place in ``engine_order`` (the
+    game's ``player_order``), and whether :func:`player_order` by hand gives the same order."""
+    ours = player_order(cities, biggest)
+    order = list(engine_order)
+    rows = "\n".join(f"| {p} | {cities[p]} | {biggest[p]} | {order.index(p) + 1} |" for p in ours)
+    return ("| player | cities | biggest plant | place in player order |\n|---|---|---|---|\n" + rows + "\n\n"
+            f"Sorting by cities and then by the biggest plant gives **{', '.join(ours)}**; the engine's "
+            f"player order is **{', '.join(order)}** ({'the same' if ours == order else 'different'}). "
+            f"The leader is **{order[0]}**.")
+
+
+def _rate(r: Any) -> str:
+    return f"{r.win_rate:.0%} [{r.low:.0%}, {r.high:.0%}] (n = {int(r.games)})"
+
+
+def leader_rate_text(rates: pd.DataFrame, after_round: int) -> str:
+    """Markdown: the leader's win rate after ``after_round`` under the standard rules and with the leader
+    first (:func:`leader_win_rates`), against the fair share."""
+    at = rates[rates["after_round"] == after_round].set_index("reverse_order")
+    fair = float(at["fair_share"].iloc[0])
+    above = at.loc["standard", "low"] > fair
+    return (f"The leader after round {after_round} wins **{_rate(at.loc['standard'])}** of the games under "
+            f"the standard rules and **{_rate(at.loc['leader first'])}** when buying and building first. "
+            f"The fair share is {fair:.0%}: "
+            + (f"even with the brake, being ahead after round {after_round} is worth a lot." if above else
+               "with this many games the standard rules' interval still reaches the fair share."))
+
+
+def differences_text(diff: pd.DataFrame) -> str:
+    """Markdown: one line per row of :func:`leader_difference`, the paired difference read with
+    :func:`~powergrid_nb.lessons.whatif_reading.verdict`."""
+    return "\n".join(
+        "- " + verdict(r.difference, r.low, r.high, percent=True,
+                       what=f"leader's win rate, {r.reverse_order} minus {r.versus} "
+                            f"(n = {r.pairs} paired games)")
+        for r in diff.itertuples())
+
+
+def _effect(r: Any) -> str:
+    return ("lowers the leader's win rate (a brake)" if r["high"] < 0 else
+            "raises the leader's win rate (it helps the leader)" if r["low"] > 0 else
+            "cannot be told from no change")
+
+
+def phase_text(eff: pd.DataFrame) -> str:
+    """Markdown: each phase's effect (:func:`phase_effects`) read with its interval, which phase does the
+    holding back, and the first-mover disadvantage it puts on the leader."""
+    e = eff.set_index("reversed")
+    lines = ["- " + verdict(r["difference"], r["low"], r["high"], percent=True, what=(
+        f"leader's win rate, {phase} reversed minus leader first in both (n = {int(r['pairs'])} paired "
+        "games)"))
+             for phase, r in e.iterrows()]
+    both, res3, bld4 = (e.loc[p] for p in PHASES)
+    said = (f"In these games, reversing the resource order alone {_effect(res3)}; reversing the building "
+            f"order alone {_effect(bld4)}; reversing both, as the rules do, {_effect(both)}.")
+    phases = (("the resource order (phase 3)", res3), ("the building order (phase 4)", bld4))
+    brakes = [name for name, r in phases if r["high"] < 0]
+    if res3["high"] < 0 and not both["high"] < 0:
+        said += (" What the reverse order in phase 3 takes from the leader, building last in phase 4 gives "
+                 "back: a question for a replay is what building last is worth to the leader.")
+    elif bld4["high"] < 0 and not both["high"] < 0:
+        said += (" What the reverse order in phase 4 takes from the leader, buying last in phase 3 gives "
+                 "back: a question for a replay is what buying last is worth to the leader.")
+    who = (" and ".join(brakes) + (" holds" if len(brakes) == 1 else " hold") + " the leader back when "
+           "reversed alone" if brakes else "neither phase alone can be told from no change at this number of "
+           "games")
+    said += (" The leader moves first in the player order but last where moving early pays: a "
+             f"**first-mover disadvantage** written into the rules. Of the two phases, {who}.")
+    return "\n".join(lines) + "\n\n" + said + (
+        " Three differences are read at once here, so one of them can exclude zero by chance alone "
+        "(lesson 6, section 3).")
+
+
+def outcomes_text(out: pd.DataFrame, variants: Sequence[str] = ("standard", "leader first")) -> str:
+    """Markdown: the mean gap between the most and the fewest cities and the mean game length of each of
+    ``variants`` (:func:`outcomes`), with their intervals and n."""
+    o = out.set_index("reverse_order")
+    return "\n".join(
+        f"- {v}: a gap of **{o.loc[v, 'gap']:.1f} cities** [{o.loc[v, 'gap_low']:.1f}, "
+        f"{o.loc[v, 'gap_high']:.1f}] and **{o.loc[v, 'rounds']:.1f} rounds** [{o.loc[v, 'rounds_low']:.1f}, "
+        f"{o.loc[v, 'rounds_high']:.1f}] (n = {int(o.loc[v, 'games'])} games)" for v in variants)

@@ -20,9 +20,13 @@ from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.play.results import mean_interval, wilson
 
+from .style import projector
+
 __all__ = ["EDITIONS", "HOW", "decided_by", "end_cities_table", "income_figure", "income_table",
-           "marginal_now", "money_vs_cities", "money_vs_cities_figure", "tie_summary", "trigger_figure",
-           "trigger_summary", "triggers"]
+           "marginal_now", "marginal_text", "money_text", "money_vs_cities", "money_vs_cities_figure",
+           "position_text", "tie_summary", "tie_text", "trigger_conclusion", "trigger_figure",
+           "trigger_summary",
+           "trigger_text", "triggers"]
 
 EDITIONS = tuple(_editions.EDITIONS)  # every edition, as the engine's registry lists them
 HOW = ("most cities powered (R100)", "money left (R101)", "cities in network (R102)", "shared victory")
@@ -41,9 +45,10 @@ def income_table(editions: Sequence[str] = EDITIONS, most: int = 22) -> pd.DataF
 
 
 def income_figure(table: pd.DataFrame) -> go.Figure:
-    """Income (left) and the marginal income of one more city (right) against cities powered."""
+    """Income (left) against cities powered; right: the marginal income of the k-th city and the average
+    income per city, I(k)/k, of the first edition in the table (the editions' tables are the same)."""
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
-        "Income for k cities powered", "Marginal income: the k-th city adds"))
+        "Income I(k) for k cities", "Marginal I(k) - I(k-1) and average I(k)/k"))
     styles = dict(zip(EDITIONS, ({"color": "#1f77b4", "width": 4}, {"color": "#ff7f0e", "dash": "dot"}),
                       strict=False))  # by the registry's order
     for ed, t in table.groupby("edition", sort=False):
@@ -52,13 +57,16 @@ def income_figure(table: pd.DataFrame) -> go.Figure:
                         legendgroup=str(ed), row=1, col=1)
         fig.add_scatter(x=t["powered"], y=t["marginal"], mode="lines+markers", name=str(ed), line=line,
                         legendgroup=str(ed), showlegend=False, row=1, col=2)
-    fig.update_xaxes(title_text="cities powered (cities)", dtick=2)
-    fig.update_yaxes(title_text="income (Elektro per round)", row=1, col=1)
-    fig.update_yaxes(title_text="extra income (Elektro per round)", row=1, col=2)
-    fig.update_layout(title="The payment table (R110): income and the extra income of one more city",
-                      height=420, template="plotly_white",
-                      legend={"title": "edition", "orientation": "h", "y": -0.22}, margin={"t": 80, "b": 90})
-    return fig
+    first = table[(table["edition"] == table["edition"].iloc[0]) & (table["powered"] > 0)]
+    fig.add_scatter(x=first["powered"], y=first["income"] / first["powered"], mode="lines",
+                    name="average per city", line={"color": "#2ca02c", "width": 3, "dash": "dash"},
+                    row=1, col=2)
+    fig.update_xaxes(title_text="cities powered", dtick=4)
+    fig.update_yaxes(title_text="income", row=1, col=1)
+    fig.update_yaxes(title_text="per city", row=1, col=2)
+    fig.update_layout(title="The payment table, R110", height=500, template="plotly_white",
+                      legend={"title": "edition", "orientation": "h", "y": -0.25, "x": 0}, margin={"b": 130})
+    return projector(fig, unit="Elektro per round")
 
 
 def end_cities_table(editions: Sequence[str] = EDITIONS) -> pd.DataFrame:
@@ -166,12 +174,11 @@ def money_vs_cities_figure(games: pd.DataFrame, label: str = "") -> go.Figure:
                                  "arrayminus": [s["score"] - s["score_low"]], "color": "black"},
                         error_y={"type": "data", "symmetric": False, "array": [s["money_high"] - s["money"]],
                                  "arrayminus": [s["money"] - s["money_low"]], "color": "black"})
-    fig.update_layout(title="Money left against cities powered at the end of the game"
-                      + (f" ({label}, {games['game'].nunique()} games)" if label else ""),
-                      xaxis_title="cities powered at the end (cities)", yaxis_title="money left (Elektro)",
-                      height=460, template="plotly_white", legend={"orientation": "h", "y": -0.2},
-                      margin={"t": 70, "b": 100})
-    return fig
+    fig.update_layout(title="Money left against cities powered at the end" + (f", {label}" if label else ""),
+                      xaxis_title="cities powered at the end", yaxis_title="money left (Elektro)",
+                      height=540, template="plotly_white", legend={"orientation": "h", "y": -0.22, "x": 0},
+                      margin={"b": 150})
+    return projector(fig, n=int(games["game"].nunique()))
 
 
 def marginal_now(g: Game) -> pd.DataFrame:
@@ -202,9 +209,97 @@ def trigger_figure(summaries: Mapping[str, Mapping[str, Any]]) -> go.Figure:
     fair = next(iter(summaries.values()))["fair_share"]
     fig.add_hline(y=fair, line={"dash": "dash", "color": "black"}, annotation_text=f"fair share {fair:.0%}",
                   annotation_position="top right")
-    fig.update_layout(title="Who wins: the players who ended the game against the others (95% intervals)",
+    games = {int(s["games"]) for s in summaries.values()}
+    fig.update_layout(title="Who wins: those who ended the game, and the others<br><sup>win rate with its "
+                            "95% interval; shared wins count 1/k</sup>",
                       barmode="group", xaxis_title="edition", yaxis={"title": "win rate", "tickformat": ".0%",
                                                                      "range": [0, 1.05]},
-                      height=420, template="plotly_white", legend={"orientation": "h", "y": -0.2},
-                      margin={"t": 70, "b": 90})
-    return fig
+                      height=500, template="plotly_white", legend={"orientation": "h", "y": -0.22, "x": 0},
+                      margin={"b": 140})
+    return projector(fig, n=games.pop() if len(games) == 1 else None)
+
+
+# The lesson's sentences, written from the numbers it has just computed (the notebook shows them as
+# Markdown; a result is never typed into the text).
+
+def marginal_text(table: pd.DataFrame, edition: str = "original") -> str:
+    """Markdown: the marginal income of the first and the last paid city, where income stops, whether the
+    table is concave (marginal income never rises: diminishing returns) and how the average income per
+    city falls (:func:`income_table`)."""
+    t = table[table["edition"] == edition].set_index("powered")
+    cap = int(t.index[t["income"] == t["income"].max()].min())
+    concave = t["marginal"].dropna().is_monotonic_decreasing
+    return (f"The first city powered adds **{t.loc[1, 'marginal']:.0f} Elektro** a round; city number {cap} "
+            f"adds only **{t.loc[cap, 'marginal']:.0f}**; beyond {cap} nothing (income stays "
+            f"{t.loc[cap, 'income']} Elektro, O14). The marginal income "
+            + ("never rises: the table is **concave**, with **diminishing returns** to cities. "
+               if concave else "rises somewhere: not concave. ")
+            + f"Average income per city falls from {t.loc[1, 'income']:.0f} (1 city) to "
+            f"{t.loc[cap, 'income'] / cap:.1f} ({cap} cities).")
+
+
+def position_text(now: pd.DataFrame) -> str:
+    """Markdown: for each player of :func:`marginal_now`, the next city's marginal income against their
+    average income per city powered, and whether one more city raises or lowers that average."""
+    lines = []
+    for _, r in now.iterrows():
+        k, income, extra = int(r["can power"]), int(r["income"]), int(r["one more city adds"])
+        if k == 0:
+            lines.append(f"- **{r['player']}** powers no city: the first would add {extra} Elektro.")
+            continue
+        avg = income / k
+        lines.append(f"- **{r['player']}** powers {k}: the average is {income} / {k} = **{avg:.2f}** Elektro "
+                     f"per city, the next city adds **{extra}**, "
+                     + ("less than the average, so the average falls." if extra < avg else
+                        "no less than the average, so the average does not fall."))
+    return "\n".join(lines)
+
+
+def money_text(games: pd.DataFrame, edition: str) -> str:
+    """Markdown: money left and cities powered at the end, winners against the others
+    (:func:`money_vs_cities`), with 95% intervals and n."""
+    mv = money_vs_cities(games).set_index("group")
+    w, o = mv.loc["winners"], mv.loc["others"]
+    return (f"**{edition}** ({games['game'].nunique()} games): winners ended with {w['money']:.0f} Elektro "
+            f"[{w['money_low']:.0f}, {w['money_high']:.0f}] (n = {int(w['n'])}), the others with "
+            f"{o['money']:.0f} [{o['money_low']:.0f}, {o['money_high']:.0f}] (n = {int(o['n'])}); "
+            f"winners powered {w['score']:.1f} cities [{w['score_low']:.1f}, {w['score_high']:.1f}], "
+            f"the others {o['score']:.1f} [{o['score_low']:.1f}, {o['score_high']:.1f}].")
+
+
+def trigger_text(summary: Mapping[str, Any], edition: str, end_cities: int, players: int = 4) -> str:
+    """Markdown: :func:`trigger_summary` of one edition in a sentence, every rate with its interval and n."""
+    tr, ot, won, (m, lo, hi) = summary["triggers"], summary["others"], summary["games_won_by_a_trigger"], \
+        summary["rounds"]
+    return (f"**{edition}**, {players} players (ends at {end_cities} cities), {summary['games']} games: the "
+            f"players who ended the game won {tr['win_rate']:.1%} [{tr['ci'][0]:.1%}, {tr['ci'][1]:.1%}] of "
+            f"the time (n = {tr['n']} player-games), the others {ot['win_rate']:.1%} [{ot['ci'][0]:.1%}, "
+            f"{ot['ci'][1]:.1%}] (n = {ot['n']}); a player who ended it won {won['share']:.1%} "
+            f"[{won['ci'][0]:.1%}, {won['ci'][1]:.1%}] of the games (n = {won['n']}). Games lasted "
+            f"{m:.1f} rounds [{lo:.1f}, {hi:.1f}].")
+
+
+def trigger_conclusion(summaries: Mapping[str, Mapping[str, Any]]) -> str:
+    """Markdown: in which editions the players who ended the game won more than a fair share (the lower
+    end of their interval above it)."""
+    fair = next(iter(summaries.values()))["fair_share"]
+    above = [ed for ed, s in summaries.items() if s["triggers"]["ci"][0] > fair]
+    where = "both editions" if len(above) == len(summaries) == 2 else ", ".join(above) or "neither edition"
+    if above:
+        return (f"In {where} the players who ended the game won clearly more than a fair share ({fair:.0%}): "
+                "the lower end of their 95% interval is above it.")
+    return (f"In {where} did the players who ended the game win clearly more than a fair share ({fair:.0%}): "
+            "their 95% intervals reach it.")
+
+
+def tie_text(ties: pd.DataFrame, edition: str) -> str:
+    """Markdown: how often a tie on cities powered had to be broken (or shared) in ``edition``
+    (:func:`tie_summary`), with a Wilson interval and n."""
+    t = ties[ties["edition"] == edition]
+    first = t.iloc[0]
+    n = int(first["n"])
+    broken = int(t.iloc[1:]["games"].sum())
+    lo, hi = wilson(broken, n)
+    return (f"**{edition}**: the winner had the most cities powered outright in {first['games']} of {n} "
+            f"games; a tie on cities powered had to be broken (or shared) in **{broken / n:.0%}** "
+            f"[{lo:.0%}, {hi:.0%}] of them (n = {n} games).")

@@ -24,8 +24,12 @@ from powergrid_nb.engine.newgame import new_game
 from powergrid_nb.play.comparison import MEASURES, Comparison
 from powergrid_nb.play.results import SimulationResult, mean_interval, wilson
 
-__all__ = ["by_sample_size", "check_prediction", "established", "games_for_half_width", "median_interval",
-           "paired_differences", "payment_figure", "read_comparison", "sample_size_figure", "verdict"]
+from .style import projector
+
+__all__ = ["by_sample_size", "chance_text", "check_prediction", "conclusion_text", "established",
+           "games_for_half_width", "longest_text", "means_text", "median_interval", "paired_differences",
+           "payment_figure", "read_comparison", "same_length_text", "sample_size_figure", "sample_size_text",
+           "verdict"]
 
 UNITS = {"win_rate": "", "rounds": " rounds", "money": " Elektro"}
 DIGITS = {"money": 0}
@@ -34,9 +38,15 @@ GAME_LEVEL = ("rounds",)  # the same for every player of a game: one row per var
 
 def verdict(mean: float, low: float, high: float, what: str = "the difference", unit: str = "",
             percent: bool = False, digits: int = 2) -> str:
-    """One sentence: the difference with its 95% interval, and whether the interval excludes zero."""
+    """One sentence: the difference with its 95% interval, and whether the interval excludes zero. A
+    number too small for ``digits`` decimals is written to its first significant digit (+0.0004, not
+    +0.00), so an interval that excludes zero by a hair says so in its numbers too."""
     def f(x: float) -> str:
-        return f"{x:+.1%}" if percent else f"{x:+.{digits}f}"
+        if percent:
+            return f"{x:+.1%}"
+        if x != 0 and round(x, digits) == 0:
+            return f"{x:+.{-math.floor(math.log10(abs(x)))}f}"
+        return f"{x:+.{digits}f}"
     if math.isnan(low) or math.isnan(high):
         return f"{what}: {f(mean)}{unit}, no interval (fewer than 2 games): we cannot tell."
     head = f"{what}: {f(mean)} [{f(low)}, {f(high)}]{unit}"
@@ -68,16 +78,17 @@ def check_prediction(predicted: str | None, mean: float, low: float, high: float
 
 
 def payment_figure(variants: Mapping[str, Mapping[str, Any] | None], players: int = 4, up_to: int = 20,
-                   title: str = "Income per round by cities powered") -> go.Figure:
+                   title: str = "Income by cities powered") -> go.Figure:
     """The payment table (R110) under each rule set, read from the engine (``Game.income``)."""
     fig = go.Figure()
     for label, rules in variants.items():
         g = new_game(players, seed=1, rules=dict(rules) if rules else None)
         xs = list(range(up_to + 1))
         fig.add_scatter(x=xs, y=[g.income(k) for k in xs], mode="lines+markers", name=label)
-    fig.update_layout(title=title, xaxis_title="cities powered", yaxis_title="income (Elektro per round)",
-                      height=380, legend_title="rule set", margin={"t": 60, "r": 20})
-    return fig
+    fig.update_layout(title=title, xaxis_title="cities powered", yaxis_title="income",
+                      height=460, legend_title="rule set", legend={"orientation": "h", "y": -0.25, "x": 0},
+                      margin={"b": 130})
+    return projector(fig, unit="Elektro per round")
 
 
 def established(mean: float, low: float, high: float) -> bool:
@@ -229,7 +240,8 @@ def by_sample_size(cmp: Comparison, sizes: Sequence[int], measure: str = "rounds
 
 def sample_size_figure(frame: pd.DataFrame, unit: str = "rounds",
                        title: str = "The interval narrows as games are added") -> go.Figure:
-    """:func:`by_sample_size`'s differences against the number of games, with their 95% intervals."""
+    """:func:`by_sample_size`'s differences against the number of games, with their 95% intervals; the
+    title gives the unit and the most games read."""
     fig = go.Figure()
     groups = list(frame.groupby("variant", sort=False, observed=True))
     for i, (variant, grp) in enumerate(groups):
@@ -242,10 +254,11 @@ def sample_size_figure(frame: pd.DataFrame, unit: str = "rounds",
     fig.add_hline(y=0, line_dash="dot", line_color="grey")
     ticks = sorted(frame["games"].unique())
     fig.update_xaxes(tickvals=ticks, ticktext=[str(t) for t in ticks])
-    fig.update_layout(title=title, xaxis_title="games per rule set (paired seeds)",
-                      yaxis_title=f"difference from {frame['versus'].iloc[0]} ({unit})", xaxis_type="log",
-                      height=420, legend_title="rule set", margin={"t": 60, "r": 20})
-    return fig
+    fig.update_layout(title=title, xaxis_title="games per rule set (paired seeds, log scale)",
+                      yaxis_title=f"difference from {frame['versus'].iloc[0]}", xaxis_type="log",
+                      height=500, legend_title="rule set", legend={"orientation": "h", "y": -0.25, "x": 0},
+                      margin={"b": 140})
+    return projector(fig, n=int(frame["games"].max()), unit=unit)
 
 
 def games_for_half_width(p: float, half_width: float) -> int:
@@ -264,3 +277,123 @@ def games_for_half_width(p: float, half_width: float) -> int:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return hi
+
+
+# The lesson's sentences, written from the numbers it has just computed (the notebook shows them as
+# Markdown; a result is never typed into the text).
+
+def means_text(by_mean: pd.DataFrame, unit: str = "rounds") -> str:
+    """Markdown: the mean paired differences of :func:`read_comparison` (one row per variant), for
+    comparison with the medians."""
+    return "The means, for comparison: " + "; ".join(
+        f"{r.variant}: {r.difference:+.2f} [{r.low:+.2f}, {r.high:+.2f}] {unit}"
+        for r in by_mean.itertuples()) + "."
+
+
+def same_length_text(diffs: pd.DataFrame, base: str = "standard") -> str:
+    """Markdown: per variant of ``diffs`` (:func:`paired_differences` of "rounds"), in how many paired games
+    the game is shorter, as long and longer than under ``base``; and, where the middle of the sorted
+    differences falls among the equal ones and the median (:func:`median_interval`) is about zero, why the
+    median and the mean can then differ."""
+    lines, middle = [], []
+    for v, g in diffs.groupby("variant", sort=False):
+        n = len(g)
+        less, same = int((g["difference"] < 0).sum()), int((g["difference"] == 0).sum())
+        lines.append(f"- **{v}**: shorter in {less}, as long in {same}, longer in {n - less - same} of {n} "
+                     "paired games")
+        if less < n / 2 <= less + same and abs(median_interval(g["difference"].tolist())[0]) < 0.05:
+            middle.append(str(v))
+    text = f"Game length against the {base} rules, game by game:\n" + "\n".join(lines)
+    if middle:
+        text += ("\n\nFor " + " and ".join(middle) + ", the middle of the sorted differences falls among the "
+                 "games of equal length, so the median difference is about zero: it answers *does the "
+                 "typical game change?* The mean also weighs how much longer the longer games are: it "
+                 "answers *how many rounds more, on average?* Both are true; they answer different "
+                 "questions.")
+    return text
+
+
+def conclusion_text(found: Mapping[tuple[str, str], Mapping[str, float]],
+                    predictions: Mapping[tuple[str, str], str]) -> str:
+    """Markdown: each prediction, keyed (variant, measure), against what the games found (a row of
+    :func:`read_comparison` with ``difference``, ``low`` and ``high``), read with :func:`check_prediction`."""
+    return "\n".join(
+        f"- **{v}, {m}** (predicted: {predictions[(v, m)]}): "
+        + check_prediction(predictions[(v, m)], r["difference"], r["low"], r["high"])
+        for (v, m), r in found.items())
+
+
+def longest_text(cmp: Comparison, variant: str) -> str:
+    """Markdown: the median and the longest game under the first rule set and under ``variant``, with n."""
+    length = cmp.games.groupby("variant", observed=True)["rounds"].agg(["median", "max"])
+    n = cmp.games.groupby("variant", observed=True)["game"].nunique()
+    base = cmp.labels[0]
+    std, other = length.loc[base], length.loc[variant]
+    return (f"A clue for the replays: the median game lasts {std['median']:g} rounds under the {base} "
+            f"rules and {other['median']:g} with the {variant}; the longest lasts {std['max']:g} and "
+            f"{other['max']:g} rounds (n = {n[base]} games each).")
+
+
+def chance_text(wins: pd.DataFrame) -> str:
+    """Markdown: how many win-rate differences (:func:`read_comparison` for "win_rate") have an interval
+    that includes zero, which exclude it, and how many would by chance alone (one in twenty)."""
+    clear = wins[(wins["low"] > 0) | (wins["high"] < 0)]
+    n_pairs = int(wins["pairs"].iloc[0])
+    parts = [
+        f"{len(wins) - len(clear)} of the {len(wins)} win-rate differences have an interval that "
+        f"includes zero (n = {n_pairs} paired games each). For those, these games cannot tell whether the "
+        "change helps or hurts that player. That is *not* the same as \"no effect\": the interval says how "
+        "large an effect "
+        "could still hide in it."]
+    if len(clear):
+        parts.append("Excluding zero: " + ", ".join(f"{r.player} under {r.variant} ({r.difference:+.1%})"
+                                                    for r in clear.itertuples())
+                     + f". Among {len(wins)} intervals of changes that treat every seat alike, a few like "
+                     "this are what chance alone produces (next paragraph).")
+    parts.append(f"About one 95% interval in twenty excludes zero by chance alone even when nothing changed: "
+                 f"with the {len(wins)} intervals above, about {len(wins) / 20:.1f} would, and here "
+                 f"{len(clear)} did.")
+    return "\n\n".join(parts)
+
+
+def sample_size_text(shrink: pd.DataFrame, diffs: pd.DataFrame, variant: str, games: int) -> str:
+    """Markdown: how :func:`by_sample_size`'s interval for ``variant`` shrinks against 1/sqrt(n), and
+    for every variant where its width grows as games are added, which added game made it grow
+    (``diffs``: :func:`paired_differences` of the same measure; ``games``: the games of the run)."""
+    parts = []
+    w = shrink[shrink["variant"] == variant].set_index("games")["width"]
+    pairs = [(n, m) for n in w.index for m in w.index if m >= 4 * n]
+    if pairs:
+        n, m = max(pairs)
+        sure = shrink[(shrink["variant"] == variant) & ((shrink["low"] > 0) | (shrink["high"] < 0))]
+        when = (f"its interval excludes zero with {', '.join(map(str, sure['games']))} games and "
+                "includes it with the other numbers of games above"
+                if len(sure) else f"its interval still includes zero after {games} games")
+        parts.append(f"{variant}'s effect on game length is small: {when}.")
+        parts.append(
+            f"For {variant} the interval is {w[n]:.2f} rounds wide after {n} games and {w[m]:.2f} "
+            f"rounds after {m}: {m / n:.0f} times the games give an interval {w[m] / w[n]:.0%} as wide, "
+            f"where 1/√{m / n:.0f} = {(n / m) ** 0.5:.0%} is expected. With few games the ratio wobbles, "
+            "because the spread of the differences is itself estimated from those few games.")
+    lines = []
+    for v, grp in shrink.groupby("variant", sort=False, observed=True):
+        width = grp.set_index("games")["width"]
+        wider = [(a, b) for a, b in zip(width.index, width.index[1:], strict=False) if width[b] > width[a]]
+        if not wider:
+            lines.append(f"- **{v}**: the interval narrows at every step, from {width.iloc[0]:.2f} to "
+                         f"{width.iloc[-1]:.2f} rounds.")
+            continue
+        d = diffs[diffs["variant"] == v].set_index("game")["difference"]
+        steps = []
+        for a, b in wider:
+            added = d[(d.index >= a) & (d.index < b)]
+            far = (added - d[d.index < b].median()).abs().idxmax()
+            steps.append(f"from {a} to {b} games ({width[a]:.2f} to {width[b]:.2f} rounds; among the games "
+                         f"added, game {far} differs by {d[far]:+.0f} rounds)")
+        lines.append(f"- **{v}**: the interval widens " + "; ".join(steps) + ".")
+    parts.append(
+        "How the width changes as games are added:\n" + "\n".join(lines) + "\n\nThe width of a t "
+        "interval is the spread of the differences over √n. In a small sample the spread is estimated from "
+        "the games themselves, so a game far from the others raises it more than the larger n lowers the "
+        "width; over many games such a game weighs less, and the width falls like 1/√n.")
+    return "\n\n".join(parts)
