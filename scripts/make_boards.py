@@ -1,13 +1,14 @@
 """Write the layouts of the built-in maps that ship with the package (powergrid_nb/views/boards.json).
 
 Laying a map out for the map view takes seconds (the USA's 3-15 s on two shared cores), which a player
-waited for when the first table of a map opened. The layouts of the built-in maps at the size the
-play table (and a room's table in the class app) draws them are made here, once, and found by
+waited for when the first table of a map opened (and a squeezed one, as the replay's 560 px Germany, a
+minute). The layouts of the built-in maps at the sizes the play table (and a room's table in the class
+app), the classroom's view and the replay draw them are made here, once, and found by
 ``views.mapboard.layout_key`` (the map, the size, the legend's room and the layout code's digest).
 Run it after changing ``views/mapboard.py`` or ``views/_fit.py`` (tests/test_map_layouts.py fails until
 then, and says so)::
 
-    .venv/bin/python scripts/make_boards.py            # about a minute on two idle cores
+    .venv/bin/python scripts/make_boards.py            # some minutes on two cores
 
 The legend's room depends on the players' names only through its number of rows; every count of rows
 that 2-6 players of either edition give (default names to 40-character ones) is laid out.
@@ -16,6 +17,7 @@ that 2-6 players of either edition give (default names to 40-character ones) is 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import time
@@ -23,6 +25,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from powergrid_nb import new_game
+from powergrid_nb.panels.classroom_parts import MAP_HEIGHT
+from powergrid_nb.panels.replay import Replay
 from powergrid_nb.views import mapboard
 
 OUT = Path(mapboard.__file__).with_name(mapboard.SHIPPED)
@@ -32,11 +36,15 @@ ROWS = range(3, 10)  # the legend's rows under the map at 2-6 players, names of 
 
 
 def sizes(map_name: str, edition: str) -> list[tuple[int, int, tuple[int, int]]]:
-    """(height, width, legend) of every play table's layout of ``map_name`` (panels.board.Board)."""
+    """(height, width, legend) of every layout of ``map_name`` to ship: the play table's
+    (panels.board.Board), the classroom's (panels.classroom_parts.MAP_HEIGHT) and the replay's (its
+    default height)."""
     g = new_game(3, map=map_name, edition=edition, seed=1)
     width, box = mapboard.table_width(g), mapboard.land_box(g)
+    replay = inspect.signature(Replay.__init__).parameters["height"].default
     legends = [(0, 21 * rows + 8 + mapboard.NOTE) for rows in ROWS]  # as mapboard.legend_size
-    return [(mapboard.height_for(box, width, legend[1]), width, legend) for legend in legends]
+    return sorted({(height, width, legend) for legend in legends
+                   for height in (mapboard.height_for(box, width, legend[1]), MAP_HEIGHT, replay)})
 
 
 def one(job: tuple[str, str, int, int, tuple[int, int]]) -> tuple[str, dict, float]:
