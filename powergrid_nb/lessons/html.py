@@ -224,7 +224,7 @@ def write_index(out: Path) -> Path:
     """``out/index.html``: a link to every lesson page built in ``out``, with its size and build time."""
     pages = [LessonPage(**page) for name, page in sorted(_read_manifest(out).items())
              if (out / f"{name}.html").exists()]
-    sizes = {"full": "class size (FULL = True)", "small": "small size (FULL = False)"}
+    sizes = {"full": "class size: FULL = True", "small": "small size: FULL = False"}
     rows = "\n".join(
         f'<li><a href="{html.escape(p.name)}.html">{html.escape(p.title)}</a> <span class="meta">'
         f'({sizes[p.size]}, executed in {p.seconds:.0f} s on {html.escape(p.built)})</span></li>'
