@@ -112,10 +112,9 @@ def execute(nb: Any, folder: Path, on_cell: Callable[[int, int], None] | None = 
     import signal
 
     from nbclient import NotebookClient
-
-    nb = copy.deepcopy(nb)
     from nbclient.exceptions import DeadKernelError
 
+    nb = copy.deepcopy(nb)
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     client = NotebookClient(nb, timeout=None, kernel_manager_class=_kernel_manager_class(),
                             store_widget_state=False, resources={"metadata": {"path": str(folder)}})
@@ -131,7 +130,7 @@ def execute(nb: Any, folder: Path, on_cell: Callable[[int, int], None] | None = 
             # graceful shutdown would wait for a full-size simulation to finish
             stopped.append(True)
             group = getattr(client.km.provisioner, "pgid", None) if client.km is not None else None
-            if group:
+            if group and group != os.getpgrp():  # the kernel's own group (jupyter_client starts one)
                 with contextlib.suppress(OSError):
                     os.killpg(group, signal.SIGKILL)
             task.cancel()
