@@ -4,8 +4,8 @@ all six lessons at their stored size and writes their pages (``powergrid-nb less
 installs no development tool and no agent library.
 
 Slow (``make test``, not ``make check``): the install, then the six lessons in a kernel of that
-environment: 12.3 minutes once on a 2-core machine running five other jobs (3.2 for the install, 8.9 for
-the lessons).
+environment. Measured on a 2-core machine running other jobs: 2.6 minutes at a load average of about 3
+(42 s for the install, pip's cache warm; 110 s for the lessons), 12.3 minutes at 8 to 15.
 """
 
 from __future__ import annotations
