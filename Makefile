@@ -1,13 +1,13 @@
 # Two commands for a newcomer: `make lab` (set up, open the game in JupyterLab) and `make test` (set up, run all
 # checks). While working, `make check` runs the fast tier in under a minute; `make test-all` adds the slow
 # budgets. `make app` serves the game alone as a web page with Voila (notebooks/app.ipynb); `make lessons`
-# and `make lessons-app` open the course (notebooks/lessons/).
+# and `make lessons-app` open the course (notebooks/lessons/) and `make lessons-html` writes its pages.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app classroom lessons lessons-app check test test-all setup browser bench clean
+.PHONY: lab app classroom lessons lessons-app lessons-html check test test-all setup browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# The course has a venv of its own: the package with its `lessons` extra only (pyproject.toml), what a
+# student installs at home, without the development tools and agents of `.[dev]`. Editable: the lessons
+# are this checkout's notebooks, so the package they import is this checkout's too (after a `git pull`
+# both are new, with no reinstall); tests/test_lessons_install.py runs the lessons on a non-editable one.
+LESSONS_VENV  ?= .venv-lessons
+LESSONS_BIN   := $(LESSONS_VENV)/bin
+LESSONS_STAMP := $(LESSONS_VENV)/.installed
+
+$(LESSONS_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(LESSONS_VENV)
+	$(LESSONS_BIN)/python -m pip install --quiet --upgrade pip
+	$(LESSONS_BIN)/python -m pip install --quiet -e ".[lessons]"
+	touch $(LESSONS_STAMP)
 
 # JupyterLab refuses to run as root without --allow-root (containers, CI machines).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -73,13 +87,21 @@ LESSONS_LAB_FLAGS := --LabApp.default_url=/lab/tree/01_resource_market.ipynb --L
 # that fail without a kernel).
 LESSONS_APP_FLAGS := --template=powergrid --strip_sources=False --show_tracebacks=False --classic_tree=True
 
-lessons: $(STAMP)
-	JUPYTER_CONFIG_PATH="$(QUIET_CONFIG)" $(BIN)/jupyter lab $(ROOT_FLAG) $(LESSONS_LAB_FLAGS) \
+lessons: $(LESSONS_STAMP)
+	JUPYTER_CONFIG_PATH="$(QUIET_CONFIG)" $(LESSONS_BIN)/jupyter lab $(ROOT_FLAG) $(LESSONS_LAB_FLAGS) \
 		notebooks/lessons/01_resource_market.ipynb
 
-lessons-app: $(STAMP)
+lessons-app: $(LESSONS_STAMP)
 	JUPYTER_PATH="$(APP_PATH)" JUPYTER_CONFIG_PATH="$(APP_CONFIG)" \
-		$(BIN)/voila $(LESSONS_APP_FLAGS) $(APP_LIMITS) notebooks/lessons
+		$(LESSONS_BIN)/voila $(LESSONS_APP_FLAGS) $(APP_LIMITS) notebooks/lessons
+
+# The lessons executed at class size (FULL = True), one web page each that needs no network, and an
+# index.html, in LESSONS_HTML (notebooks/lessons/README.md gives the time; Ctrl-C stops, keeping the pages
+# built). LESSONS_HTML_FLAGS=--small for the stored sizes, `--lesson 3` for one lesson.
+LESSONS_HTML ?= build/lessons-html
+LESSONS_HTML_FLAGS ?=
+lessons-html: $(LESSONS_STAMP)
+	$(LESSONS_BIN)/powergrid-nb lessons html --out $(LESSONS_HTML) $(LESSONS_HTML_FLAGS)
 
 # The browser tests (tests/test_views_browser.py) drive Debian's chromium; as root, install it if missing.
 # Otherwise print how to; those tests then fail with the same advice (POWERGRID_NO_BROWSER=1 skips them).
@@ -132,4 +154,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/random_games.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(LESSONS_VENV) build dist .pytest_cache .ruff_cache

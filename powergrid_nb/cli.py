@@ -1,4 +1,4 @@
-"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...``, ``accel``, ``room``.
+"""The ``powergrid-nb`` command line: ``powergrid-nb simulate ...``, ``accel``, ``room``, ``lessons``.
 
 Example::
 
@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +139,23 @@ def _parser() -> argparse.ArgumentParser:
                                    "`build` needs pip install 'powergrid_nb[accel]' and a C compiler.")
     a.add_argument("action", choices=("build", "status", "remove"))
     a.add_argument("--jobs", type=int, default=None, help="compile on this many cores (default: all)")
+    le = sub.add_parser("lessons", help="the course's lessons as executed web pages to hand out or project",
+                        description="Execute the lesson notebooks (at class size unless --small: their first "
+                                    "cell's FULL = True, the stored notebooks unchanged) and write each as "
+                                    "one web page that needs no network, with its executed notebook, and "
+                                    "an index.html. Needs pip install 'powergrid_nb[lessons]'.")
+    le.add_argument("action", choices=("html",))
+    size = le.add_mutually_exclusive_group()
+    size.add_argument("--full", dest="full", action="store_true", default=True,
+                      help="the class sizes (FULL = True): minutes per lesson (the default)")
+    size.add_argument("--small", dest="full", action="store_false",
+                      help="the small sizes the notebooks are stored with (FULL = False)")
+    le.add_argument("--lesson", type=int, action="append", default=None, metavar="N",
+                    help="only lesson N (repeatable; default: every lesson)")
+    le.add_argument("--from", dest="folder", default="notebooks/lessons", metavar="DIR",
+                    help="the folder of the lesson notebooks (default: notebooks/lessons)")
+    le.add_argument("--out", default="build/lessons-html", metavar="DIR",
+                    help="where the pages go (default: build/lessons-html)")
     from powergrid_nb.rooms.cli import add_parser as add_room_parser
 
     add_room_parser(sub)
@@ -204,6 +222,49 @@ def simulate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def lessons_command(args: argparse.Namespace) -> int:
+    """``powergrid-nb lessons html``: a line per lesson (which, how long), the running cell on a terminal;
+    Ctrl-C stops it, keeping the pages built before."""
+    if importlib.util.find_spec("latex2mathml") is None:
+        print("powergrid-nb lessons: the pages need pip install 'powergrid_nb[lessons]'", file=sys.stderr)
+        return 2
+    from nbclient.exceptions import CellExecutionError
+
+    from powergrid_nb.lessons.html import build_pages
+
+    out, width = Path(args.out), 0
+
+    def status(text: str) -> None:
+        nonlocal width
+        print("\r" + text.ljust(width), end="", file=sys.stderr, flush=True)
+        width = len(text)
+
+    def log(text: str) -> None:
+        if width:
+            status("")
+            print("\r", end="", file=sys.stderr)
+        print(text, flush=True)
+
+    t0 = time.monotonic()
+    try:
+        pages = build_pages(Path(args.folder), out, full=args.full, only=args.lesson, log=log,
+                            status=status if sys.stderr.isatty() else None)
+    except KeyboardInterrupt:
+        log(f"stopped; the pages built before are in {out} (index.html)")
+        return 130
+    except (ValueError, OSError) as e:
+        log("")
+        print(f"powergrid-nb lessons: error: {e}", file=sys.stderr)
+        return 2
+    except CellExecutionError as e:
+        log("")
+        print(f"powergrid-nb lessons: a cell failed; the pages built before are in {out}\n{e}",
+              file=sys.stderr)
+        return 1
+    print(f"{len(pages)} lesson pages in {time.monotonic() - t0:.0f} s: open {out / 'index.html'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``powergrid-nb``; returns the exit code."""
     ap = _parser()
@@ -218,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         from powergrid_nb.accel import command
 
         return command(args.action, args.jobs)
+    if args.command == "lessons":
+        return lessons_command(args)
     if args.command == "room":
         from powergrid_nb.rooms.cli import command as room_command
 

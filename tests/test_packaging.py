@@ -6,17 +6,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from _install import build_wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "-w", str(out), str(ROOT)], check=True, capture_output=True, text=True)
-    (whl,) = out.glob("powergrid_nb-*.whl")
-    return whl
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def test_wheel_contains_maps_and_data(wheel: Path) -> None:

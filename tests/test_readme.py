@@ -32,6 +32,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from _install import build_wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -92,15 +93,12 @@ COMMANDS = [(f"{where}", cmds) for where, block in SHELL
 def fresh(tmp_path_factory) -> Path:
     """A new venv with the wheel installed (not editable); returns its bin directory."""
     base = tmp_path_factory.mktemp("fresh")
-    wheels = base / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "-w", str(wheels), str(ROOT)], check=True, capture_output=True, text=True)
+    whl = build_wheel(base / "wheels")
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     py = venv / "bin" / "python"
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                check=True, capture_output=True, text=True).stdout.strip())
-    (whl,) = wheels.glob("powergrid_nb-*.whl")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--quiet", "--no-deps",
                     "--no-index", str(whl)], check=True, capture_output=True, text=True)
     (site / "zz_borrowed_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
