@@ -68,9 +68,12 @@ def lesson_notebooks(folder: Path) -> list[Path]:
 
 def sized(nb: Any, full: bool) -> Any:
     """A copy of the notebook ``nb`` whose first code cell sets ``FULL = True`` if ``full`` (as stored
-    otherwise). A lesson without that switch is refused: it would silently run at its small size."""
+    otherwise). A lesson that simulates nothing (lesson 0: no ``FULL`` anywhere) has one size; a lesson
+    that reads ``FULL`` without that switch first is refused: it would silently run at its small size."""
     nb = copy.deepcopy(nb)
     first = next((c for c in nb.cells if c.cell_type == "code"), None)
+    if not any("FULL" in c.source for c in nb.cells if c.cell_type == "code"):
+        return nb
     if first is None or not FULL_OFF.search(first.source):
         raise ValueError("the lesson's first code cell does not start a line with `FULL = False`")
     if full:
