@@ -132,7 +132,7 @@ def click_randomly(table: Table, rng: random.Random) -> None:
 
 def click_city(table: Table, city: str) -> None:
     """Click a city on the table's map (the plotly click of its marker)."""
-    for trace in table.board.map.data:
+    for trace in table.board.pieces.data:
         if trace.legendgroup == "regions" and city in trace.text:
             trace._dispatch_on_click(Points(point_inds=[list(trace.text).index(city)]), None)
             return
@@ -149,7 +149,7 @@ def click_plant_card(table: Table, plant: int) -> None:
 
 def plan_labels(table: Table) -> tuple[str, ...]:
     """The numbered plan markers the map shows (the build queue)."""
-    trace = next(t for t in table.board.map.data if t.name == "plan order")
+    trace = next(t for t in table.board.pieces.data if t.name == "plan order")
     return tuple(trace.text or ())
 
 

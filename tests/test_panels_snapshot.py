@@ -40,7 +40,7 @@ def test_the_snapshot_holds_every_synced_trait_of_every_widget_on_screen():
         for k in ("layout", "style"):
             if isinstance(getattr(x, k, None), w.Widget):  # inlined with every trait of its own
                 assert set(getattr(x, k).keys) - {"children"} <= set(state[k]) | SKIPPED, (path, k)
-    assert sum("FigureWidget" in path for path in snap) == 2  # the map and the visible tab
+    assert sum("FigureWidget" in path for path in snap) == 3  # the map's board and pieces, the visible tab
 
 
 def test_the_snapshot_is_plain_json():

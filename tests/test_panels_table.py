@@ -418,6 +418,6 @@ def test_the_map_shows_the_trusts_houses_as_it_builds_R132():
     rng = random.Random(0)
     while not g.is_over and len(g.cities_of(g.trust)) < 3:
         click_randomly(t, rng)
-    (trust,) = [tr for tr in t.board.map.data if tr.name == g.trust and tr.legendgroup == "players"
+    (trust,) = [tr for tr in t.board.pieces.data if tr.name == g.trust and tr.legendgroup == "players"
                 and tr.customdata]
     assert sorted(c for c, _slot in trust.customdata) == sorted(g.cities_of(g.trust))

@@ -33,9 +33,10 @@ PLAYERS, SEED, BOTS = 3, 7, ("random", "heuristic")
 
 
 def house_points(table: Any, player: str) -> list[list[float]]:
-    """The (x, y) of ``player``'s houses in the map's plotly data (the trace named after them)."""
+    """The (x, y) of ``player``'s houses in the plotly data of the map's pieces (the trace named after
+    them)."""
     return table.evaluate("""(root, who) => {
-      const gd = root.querySelector('.js-plotly-plot');
+      const gd = root.querySelector('.pg-map-box .pg-map-pieces');
       const t = gd.data.find(t => t.name === who && t.legendgroup === 'players' && t.mode === 'markers');
       return t ? t.x.map((x, i) => [x, t.y[i]]).filter(p => p[0] !== null) : null;
     }""", player)

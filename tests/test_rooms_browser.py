@@ -49,8 +49,8 @@ SEATS = [Seat("Ann", "human"), Seat("Ben", "human"), Seat("Cy", "bot", "random")
 HUMANS = ("Ann", "Ben")
 SEEN_WITHIN_S = 5.0  # generous: a move shows on the other page within about a second (the benchmark)
 BOT_WITHIN_S = 20.0  # the bot's delay (0.6 s) and polls, on a busy machine
-# houses per player on the table's map (its plotly data: a player's marker trace)
-HOUSES_JS = """root => Object.fromEntries([...root.querySelector('.pg-map-box .js-plotly-plot').data]
+# houses per player on the table's map (the plotly data of its pieces: a player's marker trace)
+HOUSES_JS = """root => Object.fromEntries([...root.querySelector('.pg-map-box .pg-map-pieces').data]
   .filter(t => t.legendgroup === 'players' && t.mode === 'markers')
   .map(t => [t.name, (t.x || []).filter(x => x !== null).length]))"""
 # the log's sentences, oldest first

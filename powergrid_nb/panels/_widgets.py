@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -434,20 +434,21 @@ class Fit(anywidget.AnyWidget):
 
     width = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, fig: Any, height: Callable[[int], int] | None = None, **kwargs: Any) -> None:
-        """``height``: the figure's height for a width (None: the figure keeps its height)."""
+    def __init__(self, fig: Any, height: Callable[[int], int] | None = None, also: Sequence[Any] = (),
+                 **kwargs: Any) -> None:
+        """``height``: the figure's height for a width (None: the figure keeps its height); ``also``:
+        figures drawn over ``fig`` (the map's layers), given the same size."""
         super().__init__(**kwargs)
-        self._fig, self._height = fig, height
+        self._figs, self._height = [fig, *also], height
         self.observe(self._fit, names="width")
 
     def _fit(self, change: dict[str, Any]) -> None:
         width = change["new"]
         if width not in FIT_WIDTHS:
             return
-        if self._height is None:
-            self._fig.update_layout(width=width)
-        else:
-            self._fig.update_layout(width=width, height=self._height(width))
+        size = dict(width=width) if self._height is None else dict(width=width, height=self._height(width))
+        for fig in self._figs:
+            fig.update_layout(**size)
 
 
 class FitMap(Fit):
@@ -457,8 +458,11 @@ class FitMap(Fit):
     grows taller as it grows wider (a wide map keeps filling the width)."""
 
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
+    # the map's pieces (class pg-map-pieces) lie over its board, both as wide as the box
     _esm = fit_js("pg-map-box", ".pg-map-box > .js-plotly-plot "
-                  f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }}")
+                  f"{{ flex: 1 1 auto; min-width: {NOMINAL_WIDTH}px; width: 100%; }} "
+                  ".pg-map-box { position: relative; } "
+                  ".pg-map-box > .pg-map-pieces { position: absolute; top: 0; left: 0; }")
 
 
 class FitTab(Fit):

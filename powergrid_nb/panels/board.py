@@ -50,17 +50,20 @@ class Board:
         # across that box
         self.width = table_width(g)  # the narrowest box the table gives the map
         self.height = height or fit_height(g, self.width)
-        base = views.map_figure(g, player=table.viewer(), plan=table.plan(), height=self.height,
-                                width=self.width, title=g.map.title, link_hover=False)
-        base.update_layout(autosize=True, width=None)
-        self.map = LiveFigure(base)
+        # Two figures over each other (views.map_figure's layers): a browser draws a figure anew at
+        # every update, and the board (outline, links, names: most of the drawing) changes only with
+        # the play area, so a click redraws the pieces only (docs/benchmarks.md, "Map clicks"). Both
+        # are fixed (no zoom): the two must stay one over the other.
+        self.map, self.pieces = (LiveFigure(self._layer(g, layer)) for layer in ("board", "pieces"))
+        self.pieces.add_class("pg-map-pieces")
         # as wide as its box, and as tall as the map at that width: panels/_widgets.FitMap (fit_map)
-        for trace in self.map.data:
+        for trace in self.pieces.data:
             if trace.legendgroup == "regions":
                 trace.on_click(self._city_click)
             elif trace.legendgroup in ("slots", "players") and trace.hoverinfo != "skip":
                 trace.on_click(self._slot_click)  # a slot or a house is a click on its city
-        self.keys["map"] = self._key("map")  # just built: the first refresh need not redo it
+        self.keys["map"] = self._key("map")  # just built: the first refresh need not redo them
+        self.keys["board"] = self._key("board")
         self.figures: dict[str, go.FigureWidget | None] = dict.fromkeys(FIGURE_TABS)
         self.market: MarketView | None = None
         self.rules = RulesView()
@@ -74,6 +77,17 @@ class Board:
                           titles=list(TABS), selected_index=0)
         self.tabs.add_class("pg-tabs")
         self.tabs.observe(lambda _c: self.refresh(), names="selected_index")
+
+    def _layer(self, g: Game, layer: str) -> go.Figure:
+        """A layer of the map as the table opens it: laid out for its narrowest box, fixed. The board
+        is no one's (no costs, no plan: it has a plan's legend entry whoever plans)."""
+        who = dict(player=self.table.viewer(), plan=self.table.plan()) if layer == "pieces" else dict(plan=[])
+        fig = views.map_figure(g, **who, height=self.height, width=self.width, title=g.map.title,
+                               link_hover=False, layer=layer)
+        fig.update_layout(autosize=True, width=None, dragmode=False)
+        fig.update_xaxes(fixedrange=True)
+        fig.update_yaxes(fixedrange=True)
+        return fig
 
     def fit_height(self, width: int) -> int:
         """The map's height in a box ``width`` px wide: the map across the box, never less tall than
@@ -89,6 +103,8 @@ class Board:
         who = t.viewer()
         everyone = g.participants  # the Trust builds and holds tokens too (R128-R133)
         when = (g.round, g.phase, g.phase_name, g.step, g.is_over)
+        if name == "board":  # the play area (links and cities in or out of it)
+            return tuple(g.regions)
         if name == "map":  # a fixed title; houses, slots, the viewer's costs and the build plan
             plan = tuple(t.plan())
             planner = who if who is not None else g.current_player  # the plan's owner and colour
@@ -129,8 +145,10 @@ class Board:
     def refresh(self) -> None:
         """Update the map and the visible tab if what they show changed."""
         g = self.game
+        if self._stale("board"):
+            synced_update(self.map, g)
         if self._stale("map"):
-            synced_update(self.map, g, player=self.table.viewer(), plan=self.table.plan())
+            synced_update(self.pieces, g, player=self.table.viewer(), plan=self.table.plan())
         name = TABS[self.tabs.selected_index or 0]
         if name == "Rules":
             self.rules.refresh(g)
@@ -165,7 +183,7 @@ class Board:
             self.table.city_clicked(str(trace.customdata[i][0]))
 
     def close(self) -> None:
-        for fig in (self.map, self.market, *self.figures.values()):
+        for fig in (self.map, self.pieces, self.market, *self.figures.values()):
             if fig is not None:
                 fig.close()
         self.tabs.close()

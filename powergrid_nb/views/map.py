@@ -91,36 +91,79 @@ def _cost_text(cost: Any) -> str:
     return "not allowed" if pd.isna(cost) else str(int(cost))
 
 
+def _city_hover(cities: dict[str, dict[str, Any]], names: list[str], slots: list[str],
+                player: str | None) -> list[list[str]]:
+    """The hover's data of each city of ``names``: name, region, in play, its houses by slot, each
+    slot's state and the build cost for ``player``."""
+    data = []
+    for city in names:
+        row = cities[city]
+        owners = [_slot_state(row, k, c) for k, c in enumerate(slots)]
+        houses = ", ".join(f"{c[5:]}: {o}" for c, o in zip(slots, owners, strict=True))
+        if row["marked"]:
+            houses += " (marked start city)"
+        data.append([str(city), row["region"], "yes" if row["in_play"] else "no", houses, *owners,
+                     _cost_text(row["build_cost"]) if player is not None else ""])
+    return data
+
+
+def _hover_template(slots: list[str], player: str | None) -> str:
+    return CITY_HOVER + (f"<br>build cost for {player}: %{{customdata[{4 + len(slots)}]}}"
+                         if player is not None else "") + "<extra></extra>"
+
+
 def _city_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: list[str],
-                 player: str | None) -> list[dict]:
+                 player: str | None, hover: bool = True) -> list[dict]:
     """One marker trace per region of the map: a pale tint of the region colour, so the players'
-    saturated houses stand out (regions outside the play area greyed and faded)."""
+    saturated houses stand out (regions outside the play area greyed and faded). ``hover=False``: no
+    hovers (the board layer: the pieces layer over it takes them)."""
     in_play = set(g.regions)
-    hover = CITY_HOVER + (f"<br>build cost for {player}: %{{customdata[{4 + len(slots)}]}}"
-                          if player is not None else "") + "<extra></extra>"
     traces = []
     for region, colour in g.map.regions.items():
         names = [c for c, row in cities.items() if row["region"] == region]
         playing = region in in_play
-        data = []
-        for city in names:
-            row = cities[city]
-            owners = [_slot_state(row, k, c) for k, c in enumerate(slots)]
-            houses = ", ".join(f"{c[5:]}: {o}" for c, o in zip(slots, owners, strict=True))
-            if row["marked"]:
-                houses += " (marked start city)"
-            data.append([str(city), region, "yes" if row["in_play"] else "no", houses, *owners,
-                         _cost_text(row["build_cost"]) if player is not None else ""])
+        hovers = (dict(customdata=_city_hover(cities, names, slots, player),
+                       hovertemplate=_hover_template(slots, player)) if hover else dict(hoverinfo="skip"))
         traces.append(scatter(
             x=[b.xy[c][0] for c in names], y=[b.xy[c][1] for c in names], mode="markers+text",
-            text=names, textposition=[b.text[c] for c in names], customdata=data,
-            hovertemplate=hover, cliponaxis=False,
+            text=names, textposition=[b.text[c] for c in names], **hovers, cliponaxis=False,
             name=region if playing else f"{region} (not in play)", legendgroup="regions",
             opacity=1.0 if playing else FADED,
             textfont=dict(size=b.font, color="#222222" if playing else GREY),
             marker=dict(size=15, color=mix(colour) if playing else mix(colour, "#B0B0B0", 0.4),
                         line=dict(width=1, color=OUTLINE))))
     return traces
+
+
+def _target_trace(b: Board, cities: dict[str, dict[str, Any]], slots: list[str], player: str | None) -> dict:
+    """The pieces layer's cities: undrawn markers over the board's, which take the hovers and clicks."""
+    names = [str(c) for c in cities]
+    return scatter(x=[b.xy[c][0] for c in names], y=[b.xy[c][1] for c in names], mode="markers",
+                   text=names, name="cities", legendgroup="regions", showlegend=False,
+                   customdata=_city_hover(cities, names, slots, player),
+                   hovertemplate=_hover_template(slots, player), cliponaxis=False,
+                   marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(width=0)))
+
+
+def _legend_stubs(g: Game, steps: bool) -> list[dict]:
+    """The board layer's legend entries for what the pieces layer draws (slots, players, the plan):
+    traces with no point, drawn nowhere."""
+    def stub(name: str, group: str, **style: Any) -> dict:
+        return scatter(x=[None], y=[None], name=name, legendgroup=group, showlegend=True, hoverinfo="skip",
+                       **style)
+
+    slots = [stub("open slot", "slots", mode="markers",
+                  marker=dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2))),
+             stub("slot not open yet", "slots", mode="markers",
+                  marker=dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0)))]
+    players = [stub(name, "players", mode="markers",
+                    marker=dict(size=13, color=player_color(g, name), symbol=player_symbol(g, name),
+                                line=dict(width=1.5, color="#111111"))) for name in g.participants]
+    plan = [stub("plan", "plan", mode="lines", line=dict(width=5, color=GREY, dash="dash"))] if steps else []
+    return [*slots, *players, *plan]
+
+
+LAYERS = ("all", "board", "pieces")
 
 
 def _cost_at(b: Board, a: str, c: str) -> tuple[float, float]:
@@ -267,7 +310,8 @@ def _plan_traces(g: Game, b: Board, who: str | None, steps: list[PlanStep]
 @view("map")
 def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None = None,
                plan: list[str] | None = None, show_costs: bool = True, height: int | None = None,
-               width: int | None = None, title: str | None = None, link_hover: bool = True) -> go.Figure:
+               width: int | None = None, title: str | None = None, link_hover: bool = True,
+               layer: str = "all") -> go.Figure:
     """The board: cities by region, links and costs, houses by slot, and optionally the build costs
     for ``player`` (hover), highlighted ``networks`` and a ``plan`` of cities to build in order
     (for ``player``, default the player to act).
@@ -277,7 +321,15 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     map is across that width (``mapboard.fit_height``: a tall map like Germany's is tall); ``title``:
     instead of the map, round, step and phase (a fixed one changes less often); ``link_hover=False``:
     the link-cost labels take no hovers or clicks (cities near them do). Zoom and pan survive
-    ``update`` (``uirevision``)."""
+    ``update`` (``uirevision``).
+
+    ``layer``: "all", or one of two figures of the same size drawn over each other (the play table's
+    map): "board", what changes only with the play area (the outline, links and costs, cities and
+    their names, and the legend), and "pieces" over it, transparent, what changes at a click (slots,
+    houses, networks, the plan and its note, and the cities' hovers and clicks). A browser draws a
+    figure anew at every update, so a click redraws the pieces only."""
+    if layer not in LAYERS:
+        raise ValueError(f"layer: {layer!r} is not one of {', '.join(LAYERS)}")
     # the rows of cities_frame and connections_frame, without building the frames (a refresh a click)
     cities = {r["city"]: r for r in cities_rows(g, player)}
     links = connections_rows(g)
@@ -294,10 +346,20 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
         height = fit_height(g, width or table_width(g))
     b = board(g, height, width)
     plan_traces, lines = _plan_traces(g, b, who, steps)
-    fig = new_figure([*_link_traces(b, links, show_costs, link_hover),
-                      *_network_traces(g, b, links, list(networks or [])), *plan_traces[:1],
-                      *_city_traces(g, b, cities, slots, player),
-                      *_slot_traces(b, cities, slots), *_house_traces(g, b, cities, slots), *plan_traces[1:]])
+    if layer == "board":  # the plan's legend entry whenever a plan may come: the board stays as it is
+        data = [*_link_traces(b, links, show_costs, link_hover),
+                *_city_traces(g, b, cities, slots, player, False), *_legend_stubs(g, plan is not None)]
+        lines, notes = [], []
+    else:
+        pieces = [*_network_traces(g, b, links, list(networks or [])), *plan_traces[:1]]
+        if layer == "all":
+            pieces = [*_link_traces(b, links, show_costs, link_hover), *pieces,
+                      *_city_traces(g, b, cities, slots, player)]
+        else:
+            pieces.append(_target_trace(b, cities, slots, player))
+        data = [*pieces, *_slot_traces(b, cities, slots), *_house_traces(g, b, cities, slots),
+                *plan_traces[1:]]
+    fig = new_figure(data)
     if title is None:
         title = f"{g.map.title} — round {g.round}, step {g.step}, {g.phase_name}"
     base_layout(fig, title, height=height, hovermode="closest", uirevision=f"{g.map.name}/{g.map.edition}",
@@ -309,7 +371,10 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     fig.update_layout(margin={**MARGIN, "b": MARGIN["b"] + b.below}, width=width,
                       shapes=[dict(type="path", path=path, xref="x", yref="y", layer="below",
                                    fillcolor=LAND, line=dict(color=COAST, width=1))
-                              for path in outline_paths(g)])
+                              for path in (outline_paths(g) if layer != "pieces" else [])])
+    if layer == "pieces":  # over the board: see-through, its title and legend the board's
+        fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)", showlegend=False,
+                          title_font_color="rgba(0,0,0,0)")
     # Always exactly one annotation (hidden when empty), so update() can refresh it in place.
     text = "<br>".join(notes + lines)
     fig.add_annotation(text=text, visible=bool(text), xref="paper", yref="paper", x=0, y=0,
