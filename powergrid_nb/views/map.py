@@ -135,6 +135,18 @@ def _city_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: li
     return traces
 
 
+# an empty slot: opened by the step (a hollow ring) or not yet (a faint dot)
+SLOT_NAMES = {"open": "open slot", "not open": "slot not open yet"}
+SLOT_STYLES = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
+               "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
+
+
+def house_marker(g: Game, name: str) -> dict[str, Any]:
+    """A participant's house: their colour and shape, dark-edged."""
+    return dict(size=13, color=player_color(g, name), symbol=player_symbol(g, name),
+                line=dict(width=1.5, color="#111111"))
+
+
 def _target_trace(b: Board, cities: dict[str, dict[str, Any]], slots: list[str], player: str | None) -> dict:
     """The pieces layer's cities: undrawn markers over the board's, which take the hovers and clicks."""
     names = [str(c) for c in cities]
@@ -152,13 +164,8 @@ def _legend_stubs(g: Game, steps: bool) -> list[dict]:
         return scatter(x=[None], y=[None], name=name, legendgroup=group, showlegend=True, hoverinfo="skip",
                        **style)
 
-    slots = [stub("open slot", "slots", mode="markers",
-                  marker=dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2))),
-             stub("slot not open yet", "slots", mode="markers",
-                  marker=dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0)))]
-    players = [stub(name, "players", mode="markers",
-                    marker=dict(size=13, color=player_color(g, name), symbol=player_symbol(g, name),
-                                line=dict(width=1.5, color="#111111"))) for name in g.participants]
+    slots = [stub(SLOT_NAMES[s], "slots", mode="markers", marker=SLOT_STYLES[s]) for s in SLOT_NAMES]
+    players = [stub(name, "players", mode="markers", marker=house_marker(g, name)) for name in g.participants]
     plan = [stub("plan", "plan", mode="lines", line=dict(width=5, color=GREY, dash="dash"))] if steps else []
     return [*slots, *players, *plan]
 
@@ -217,11 +224,8 @@ def _slot_traces(b: Board, cities: dict[str, dict[str, Any]], slots: list[str]) 
             if state in pts:
                 x, y = b.xy[str(city)]
                 pts[state].append((x + offsets[k][0], y + offsets[k][1], str(city), col[5:]))
-    styles = {"open": dict(symbol="circle-open", size=10, color="#444444", line=dict(width=2)),
-              "not open": dict(symbol="circle", size=6, color="#C8C8C8", line=dict(width=0))}
-    names = {"open": "open slot", "not open": "slot not open yet"}
     return [scatter(x=[p[0] for p in pts[s]], y=[p[1] for p in pts[s]], mode="markers",
-                    name=names[s], legendgroup="slots", marker=styles[s],
+                    name=SLOT_NAMES[s], legendgroup="slots", marker=SLOT_STYLES[s],
                     customdata=[[p[2], p[3]] for p in pts[s]],
                     hovertemplate=f"%{{customdata[0]}}: slot %{{customdata[1]}} {s}<extra></extra>")
             for s in pts]
@@ -246,8 +250,7 @@ def _house_traces(g: Game, b: Board, cities: dict[str, dict[str, Any]], slots: l
             customdata=[[p[2], p[3]] for p in pts],
             hovertemplate=f"<b>{name}</b>: house in %{{customdata[0]}} "
                           "(slot %{customdata[1]})<extra></extra>",
-            marker=dict(size=13, color=player_color(g, name), symbol=player_symbol(g, name),
-                        line=dict(width=1.5, color="#111111"))))
+            marker=house_marker(g, name)))
     return traces
 
 
@@ -337,7 +340,7 @@ def map_figure(g: Game, *, player: str | None = None, networks: list[str] | None
     who = player if player is not None else g.current_player
     steps: list[PlanStep] = []
     notes: list[str] = []
-    if plan:
+    if plan and layer != "board":  # the board draws no plan
         if who is None:
             notes = ["Plan: no player to plan for (the game is over)"]
         else:
