@@ -103,6 +103,28 @@ def label_time(t0: float) -> str:
     return f"{time.monotonic() - t0:5.1f}s"
 
 
+# The table's own elements, looked up again at every poll: a handle taken once goes stale if the widget's
+# view is drawn anew meanwhile, and a wait on it then never ends.
+TEXT_JS = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
+
+
+def wait_text(page: Any, selector: str, test: str, arg: Any = None, timeout_s: float = DRAW_TIMEOUT_S) -> str:
+    """Wait until the innerText of the page's ``selector`` passes ``test`` (JS: ``(text, arg) => bool``);
+    its text. On a timeout, fail saying what the status and message lines showed."""
+    js = (f"([sel, arg]) => {{ const el = document.querySelector(sel); "
+          f"return el !== null && ({test})(el.innerText, arg); }}")
+    try:
+        page.wait_for_function(js, arg=[selector, arg], timeout=timeout_s * 1000)
+    except Exception as e:
+        shown = {s: page.evaluate(TEXT_JS, s) for s in (STATUS, MESSAGE)}
+        raise AssertionError(f"{selector} did not pass {test} with {arg!r} in {timeout_s:g} s; "
+                             f"the page showed {shown}") from e
+    return page.evaluate(TEXT_JS, selector)
+
+
+STATUS, MESSAGE = ".pg-table .pg-status", ".pg-table .pg-message"
+
+
 def saved_game(srv: _lab.Server, name: str) -> Any:
     files = [p for p in srv.root.rglob(f"{name}*") if p.is_file()]
     assert len(files) == 1, f"the save {name}: {files}"
@@ -141,9 +163,9 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
         start_bot_game(page, table)
         status = table.locator(".pg-status")
         pause = table.locator(".pg-toolbar .pg-pause").first
-        paused = "(el) => el.innerText.includes('paused')"
+        paused = "(text) => text.includes('paused')"
         pause.click()  # the bots move one at a time from here: unpause, a move in the log, pause
-        page.wait_for_function(paused, arg=status.element_handle())
+        wait_text(page, STATUS, paused)
         seen: set[tuple[int, str]] = set()
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
@@ -152,9 +174,8 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
                 name = f"draw_{len(seen):02d}"
                 table.locator(".pg-path input").fill(name)
                 table.locator(".pg-toolbar button.pg-save").first.click()
-                page.wait_for_function(
-                    "([el, name]) => el.innerText.startsWith('saved') && el.innerText.includes(name)",
-                    arg=[table.locator(".pg-message").element_handle(), name])
+                wait_text(page, MESSAGE, "(text, name) => text.startsWith('saved') && text.includes(name)",
+                          name)
                 check_tabs(page, table, saved_game(srv, name), f"{srv.kind} round {rnd} {phase}")
                 seen.add((rnd, phase))
                 print(f"{srv.kind} {label_time(t0)} checked round {rnd} {phase}", flush=True)
@@ -165,15 +186,13 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
                 delay = table.locator(".pg-delay").element_handle()
                 page.wait_for_function(_lab.READOUT_IS_JS, arg=[delay, 0])
                 pause.click()
-                page.wait_for_function("(el) => el.innerText.includes('Game over')",
-                                       arg=status.element_handle(), timeout=120_000)
+                wait_text(page, STATUS, "(text) => text.includes('Game over')", timeout_s=120)
                 continue
             before = status.inner_text().split(" (")[0]  # round, step, phase, who is to act
             pause.click()
-            page.wait_for_function("([el, before]) => el.innerText.split(' (')[0] !== before",
-                                   arg=[status.element_handle(), before])
+            wait_text(page, STATUS, "(text, before) => text.split(' (')[0] !== before", before)
             pause.click()
-            page.wait_for_function(paused, arg=status.element_handle())
+            wait_text(page, STATUS, paused)
         assert any(p == "over" for _, p in seen), f"the game did not end in time: {sorted(seen)}"
         assert anywidget_failures == [], anywidget_failures
         assert watch.page_errors == [], watch.page_errors
