@@ -9,7 +9,8 @@
 2. The median time (ms) of such an update, to the next animation frame, for the whole map (a mid-game
    Germany of 6 players, Step 2) and for parts of it: without its text (names and link costs), without
    the country outline, and the houses and the plan alone (what changes when a player builds or queues
-   a city).
+   a city); then the play table's two layers (``views.map_figure(..., layer=...)``) and the pieces
+   layer without its slots or without its cities' (undrawn) click and hover targets.
 
 The machine is shared: compare the rows of one run, not figures of different runs.
 """
@@ -83,6 +84,20 @@ def parts(full: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def layers(g: Any, width: int, height: int) -> dict[str, dict[str, Any]]:
+    """The play table's two layers (``layer="board"`` and ``"pieces"``), and the pieces layer's parts."""
+    def fig(layer: str) -> dict[str, Any]:
+        return json.loads(views.map_figure(g, player=g.current_player, height=height, width=width,
+                                           title=g.map.title, link_hover=False, layer=layer).to_json())
+
+    out = {"board layer": fig("board"), "pieces layer": fig("pieces")}
+    for name, group in (("pieces without slots", "slots"), ("pieces without targets", "regions")):
+        part = copy.deepcopy(out["pieces layer"])
+        part["data"] = [t for t in part["data"] if t.get("legendgroup") != group]
+        out[name] = part
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--map", default="germany", choices=("germany", "usa"))
@@ -103,7 +118,7 @@ def main() -> int:
         for edit, what in page.evaluate(EDITS_JS, full).items():
             print(f"{edit:<55}{what}")
         print(f"\nan update as FigureWidget sends it, to the next frame (median of {a.repeat}), {a.map}:")
-        for name, f in parts(full).items():
+        for name, f in {**parts(full), **layers(g, width, fit_height(g, width))}.items():
             ms = page.evaluate(TIME_JS, [f, a.repeat])
             print(f"{name:<24}{len(f['data']):>3} traces {ms:7.0f} ms", flush=True)
     return 0

@@ -111,8 +111,8 @@ class AuctionPanel(PhasePanel):
             return
         self.table.say("")
         self.selected = plant
+        self.table.board.refresh()  # the plant market marks the plant chosen; sent first (Table.refresh)
         self.rerender()
-        self.table.board.refresh()  # the plant market marks the plant chosen
 
     def _relabel(self, cls: str, text: str) -> None:
         b = self.shown(cls)

@@ -128,8 +128,8 @@ class BuildPanel(PhasePanel):
         self._changed()
 
     def _changed(self) -> None:
+        self.table.board.refresh()  # the map shows the queue; sent first, it is drawn first (Table.refresh)
         self.rerender()
-        self.table.board.refresh()  # the map shows the queue
 
     def _build(self) -> None:
         g = self.table.game

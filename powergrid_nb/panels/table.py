@@ -308,11 +308,16 @@ class Table(w.VBox):
             return
         self.status.value = (f"<div style='font-size:1.15em;padding:4px 0'><b>{esc(status_text(g))}</b>"
                              f"{self.turn_note(g.current_player)}</div>")
+        assert self.board is not None
+        # The map and the tab first: a page applies a figure's update only after the widget messages
+        # sent before it, and a panel's new controls held a map click's redraw back by about 60 ms
+        # (docs/benchmarks.md, "Map clicks"). The board again after the panel, whose render may change
+        # what the map shows (a new turn empties the build queue); an unchanged view is not sent.
+        self.board.refresh()
         self.show_panel()
         self.toolbar.refresh()
         self.hints.refresh()
         self.log_view.value = log_html(g)
-        assert self.board is not None
         self.board.refresh()
 
     def turn_note(self, who: str | None) -> str:
