@@ -124,6 +124,33 @@ def test_a_queued_city_shows_on_the_map_as_a_fresh_build_would():
     assert_shows_a_fresh_build(t, "a city queued")
 
 
+def sent_order(t: Table) -> list[str]:
+    """Record, in order, the map's updates ("map") and the phase panel's new controls ("panel"), as a
+    page receives them: a page applies a figure's update only after the messages sent before it."""
+    order: list[str] = []
+    t.board.pieces.observe(lambda c: c["new"] is not None and order.append("map"), names="_py2js_update")
+    t.actions.observe(lambda _c: order.append("panel"), names="children")
+    return order
+
+
+def test_a_queued_city_goes_to_the_map_before_the_panel_changes():
+    t = building()
+    order = sent_order(t)
+    one(t, "pg-candidates").value = one(t, "pg-candidates").options[0][1]
+    click(t, "pg-add")
+    assert order[:1] == ["map"] and "panel" in order, order
+    assert_shows_a_fresh_build(t, "a city queued")
+
+
+def test_a_build_goes_to_the_map_before_the_panel_changes():
+    t = building()
+    t.pause(True)
+    order = sent_order(t)
+    t.submit(next(a for a in t.game.legal_actions() if isinstance(a, Build)))
+    assert order[:1] == ["map"] and "panel" in order, order
+    assert_shows_a_fresh_build(t, "a house built")
+
+
 def test_with_two_humans_the_map_follows_the_bot_to_act():
     """No viewer while a bot plays: the map's (empty) plan takes the colour of the player to act."""
     g = new_game([YOU, "Bo", "Cy"], seed=7)
