@@ -128,7 +128,8 @@ def sent_order(t: Table) -> list[str]:
     """Record, in order, the map's updates ("map") and the phase panel's new controls ("panel"), as a
     page receives them: a page applies a figure's update only after the messages sent before it."""
     order: list[str] = []
-    t.board.pieces.observe(lambda c: c["new"] is not None and order.append("map"), names="_py2js_update")
+    for trace in t.board.pieces.data:  # houses and the plan's order markers move with a build or a queue
+        trace.on_change(lambda *_: order.append("map"), "x")
     t.actions.observe(lambda _c: order.append("panel"), names="children")
     return order
 

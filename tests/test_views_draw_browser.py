@@ -105,24 +105,21 @@ def label_time(t0: float) -> str:
 
 # The table's own elements, looked up again at every poll: a handle taken once goes stale if the widget's
 # view is drawn anew meanwhile, and a wait on it then never ends.
+STATUS, MESSAGE = ".pg-table .pg-status", ".pg-table .pg-message"
 TEXT_JS = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
 
 
-def wait_text(page: Any, selector: str, test: str, arg: Any = None, timeout_s: float = DRAW_TIMEOUT_S) -> str:
-    """Wait until the innerText of the page's ``selector`` passes ``test`` (JS: ``(text, arg) => bool``);
-    its text. On a timeout, fail saying what the status and message lines showed."""
-    js = (f"([sel, arg]) => {{ const el = document.querySelector(sel); "
-          f"return el !== null && ({test})(el.innerText, arg); }}")
+def wait_text(page: Any, selector: str, test: str, arg: Any = None,
+              timeout_s: float = DRAW_TIMEOUT_S) -> None:
+    """Wait until the innerText of the page's ``selector`` passes ``test`` (JS: ``(text, arg) => bool``).
+    On a timeout, fail saying what the status and message lines showed."""
+    js = f"([sel, arg]) => {{ const text = ({TEXT_JS})(sel); return text !== null && ({test})(text, arg); }}"
     try:
         page.wait_for_function(js, arg=[selector, arg], timeout=timeout_s * 1000)
     except Exception as e:
         shown = {s: page.evaluate(TEXT_JS, s) for s in (STATUS, MESSAGE)}
         raise AssertionError(f"{selector} did not pass {test} with {arg!r} in {timeout_s:g} s; "
                              f"the page showed {shown}") from e
-    return page.evaluate(TEXT_JS, selector)
-
-
-STATUS, MESSAGE = ".pg-table .pg-status", ".pg-table .pg-message"
 
 
 def saved_game(srv: _lab.Server, name: str) -> Any:
