@@ -224,3 +224,36 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         assert "You open an auction" in table.locator(".pg-log").inner_text()
         assert_map_fits(table)
         watch.check()
+
+
+def test_lab_a_typed_value_reaches_the_kernel_before_the_click(browser, lab_server) -> None:
+    """A value typed into a box and a button clicked at once (no Enter, no Tab) act on the typed value:
+    the opening bid typed, then Open; a save name typed key by key, then Save. The table's click guard
+    keeps a button press from moving the focus (tests above), so the box's change must reach the kernel
+    before the click's message all the same."""
+    srv = lab_server
+    with _lab.offline_page(browser, srv, SHOTS / "lab_typed_failure.png") as (page, watch):
+        _lab.open_play_notebook(page, srv)
+        table = page.locator(".pg-table").first
+        _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
+        drv = _lab.Driver(page, table)
+        drv.play(lambda: table.locator(".pg-panel button.pg-open").count() > 0, max_turns=10)
+        box = table.locator(".pg-panel .pg-bid-amount input")
+        bid = int(box.input_value()) + 7
+        box.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(str(bid), delay=30)
+        table.locator(".pg-panel button.pg-open").click()
+        opened = re.compile(rf"You opens? an auction for plant \d+ at {bid}\.")
+        shows = "([sel, re]) => new RegExp(re).test(document.querySelector(sel).innerText)"
+        page.wait_for_function(shows, arg=[".pg-table .pg-log", opened.pattern], timeout=30_000)
+
+        name = "typed_then_saved"
+        path = table.locator(".pg-path input")
+        path.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type(name, delay=30)
+        table.locator(".pg-toolbar button.pg-save").first.click()
+        page.wait_for_function(shows, arg=[".pg-table .pg-message", rf"^saved.*{name}"], timeout=30_000)
+        assert [p.name for p in srv.root.rglob(f"{name}*")], "no save under the typed name"
+        watch.check()

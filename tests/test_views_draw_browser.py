@@ -109,17 +109,23 @@ STATUS, MESSAGE = ".pg-table .pg-status", ".pg-table .pg-message"
 TEXT_JS = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
 
 
+PATH_JS = "() => document.querySelector('.pg-table .pg-path input')?.value ?? null"
+
+
 def wait_text(page: Any, selector: str, test: str, arg: Any = None,
-              timeout_s: float = DRAW_TIMEOUT_S) -> None:
+              timeout_s: float = DRAW_TIMEOUT_S, saves: Path | None = None) -> None:
     """Wait until the innerText of the page's ``selector`` passes ``test`` (JS: ``(text, arg) => bool``).
-    On a timeout, fail saying what the status and message lines showed."""
+    On a timeout, fail saying what the status and message lines and the save name box showed (and, given
+    the ``saves`` folder, the saves in it: whether a click or its answer was lost)."""
     js = f"([sel, arg]) => {{ const text = ({TEXT_JS})(sel); return text !== null && ({test})(text, arg); }}"
     try:
         page.wait_for_function(js, arg=[selector, arg], timeout=timeout_s * 1000)
     except Exception as e:
         shown = {s: page.evaluate(TEXT_JS, s) for s in (STATUS, MESSAGE)}
+        shown["save name box"] = page.evaluate(PATH_JS)
+        files = sorted(p.name for p in saves.rglob("draw_*")) if saves is not None else "not looked at"
         raise AssertionError(f"{selector} did not pass {test} with {arg!r} in {timeout_s:g} s; "
-                             f"the page showed {shown}") from e
+                             f"the page showed {shown}; saves on disk: {files}") from e
 
 
 def saved_game(srv: _lab.Server, name: str) -> Any:
@@ -172,7 +178,7 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
                 table.locator(".pg-path input").fill(name)
                 table.locator(".pg-toolbar button.pg-save").first.click()
                 wait_text(page, MESSAGE, "(text, name) => text.startsWith('saved') && text.includes(name)",
-                          name)
+                          name, saves=srv.root)
                 check_tabs(page, table, saved_game(srv, name), f"{srv.kind} round {rnd} {phase}")
                 seen.add((rnd, phase))
                 print(f"{srv.kind} {label_time(t0)} checked round {rnd} {phase}", flush=True)

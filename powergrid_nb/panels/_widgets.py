@@ -294,6 +294,13 @@ function guard(event) {
   const target = event.target instanceof Element ? event.target : null;
   if (event.button === 0 && target && target.closest('.pg-table')
       && target.closest('button, .lm-TabBar-tab, [data-plant]')) {
+    // the press keeps the focus where it is, so a box typed in (a bid, a save name) would not commit its
+    // value before the click: commit it here, its change message leaves before the click's
+    const active = document.activeElement;
+    if (active && active !== target && active.closest('.pg-table')
+        && (active.matches('input, textarea') || active.isContentEditable)) {
+      active.blur();
+    }
     event.preventDefault();
   }
 }
@@ -315,8 +322,9 @@ class ClickGuard(anywidget.AnyWidget):
     On every mousedown in a cell, JupyterLab makes the cell active and focuses it, a style and layout
     pass over the whole notebook that held each click back some 40-50 ms before its message left the
     page. A button needs neither: the press is marked handled (the notebook skips handled presses), so
-    the button takes no focus but its click fires as before; keyboard focus is untouched. Shown once
-    anywhere on a page, it serves every table there (Voila has no cells: nothing changes)."""
+    the button takes no focus but its click fires as before. A box of the table being typed in (a bid,
+    a save name) is left first, as the press would have left it: its value goes to the kernel before
+    the click does. Shown once anywhere on a page, it serves every table there (Voila has no cells)."""
 
     _esm = _GUARD_JS
 

@@ -129,7 +129,8 @@ class NewRoom:
         form.names[0].value = "Ada"  # the form's "You" is the player at the notebook's screen
         form.delay.value = self.owner.delay
         self.title = with_class(w.Text(placeholder="e.g. Class 3B, table 1", description="Room title",
-                                       layout=w.Layout(width="420px")), "pg-room-title")
+                                       continuous_update=False, layout=w.Layout(width="420px")),
+                                "pg-room-title")
         self.form = form
         self.box.children = [self.title, form]
 
@@ -173,7 +174,8 @@ class RoomView:
         self.status = label(cls="pg-room-status")
         self.log = label(log_html(g), cls="pg-room-log")
         self._drawn = info.decisions  # the figures and the log show these decisions
-        self.code = with_class(w.Text(placeholder="this room's teacher code", layout=w.Layout(width="210px")),
+        self.code = with_class(w.Text(placeholder="this room's teacher code", layout=w.Layout(width="210px"),
+                                      continuous_update=False),
                                "pg-teacher-code")
         self.unlock = button("Unlock", "pg-unlock", owner.unlock_selected,
                              tooltip="check the teacher code and enable the teacher's tools for this room")
@@ -190,7 +192,8 @@ class RoomView:
             d.observe(lambda c, p=s.name: self._syncing or owner.hand_seat(p, c["new"]), names="value")
             self.seats[s.name] = d
         self.export_name = with_class(w.Text(value=f"room_{info.id}", layout=w.Layout(width="170px"),
-                                             placeholder="export name"), "pg-export-name")
+                                             continuous_update=False, placeholder="export name"),
+                                      "pg-export-name")
         self.export = button("Export", "pg-export", owner.export,
                              tooltip="save the room's game in the exports folder (for load, the lessons "
                                      "and the analysis lab)")

@@ -73,7 +73,8 @@ class SetupForm(w.VBox):
         self.random_regions = with_class(w.Checkbox(value=True, description="random regions", indent=False,
                                                     layout=whole), "pg-random-regions")
         self.regions = with_class(w.SelectMultiple(options=[], rows=6, description="regions"), "pg-regions")
-        self.seed = with_class(w.Text(value="", placeholder="random", description="seed"), "pg-seed")
+        self.seed = with_class(w.Text(value="", placeholder="random", description="seed",
+                                      continuous_update=False), "pg-seed")
         self.starting = with_class(w.Checkbox(value=False, description="default starting cities (R134)",
                                               indent=False, layout=whole), "pg-starting-cities")
         self.trust = with_class(w.Checkbox(value=True, description="2 players Recharged: play against the "
@@ -108,6 +109,7 @@ class SetupForm(w.VBox):
         while len(self.names) < n:
             i = len(self.names)
             self.names.append(with_class(w.Text(value=DEFAULT_NAMES[i] if i else "You",
+                                                continuous_update=False,
                                                 layout=w.Layout(width="140px")), f"pg-name-{i}"))
             kind = HUMAN if i == 0 else "heuristic"
             self.kinds.append(with_class(w.Dropdown(options=seat_kinds(), value=kind,

@@ -60,7 +60,7 @@ class Toolbar:
         if code:
             where = f"under this name, with your code {code}"
         self.path = with_class(w.Text(value=self.saves.default, layout=w.Layout(width="200px"),
-                                      placeholder=self.saves.hint), "pg-path")
+                                      continuous_update=False, placeholder=self.saves.hint), "pg-path")
         self.save = button("Save", "pg-save", self._save, tooltip=f"save the game {where}")
         self.load = button("Load", "pg-load", self._load_path, tooltip=f"load the game saved {where}")
         # private saves: the code that loads this page's saves from another page (or shares one)
