@@ -3,6 +3,7 @@ fresh-build property test (tests/test_panels_fresh.py) found, one behaviour each
 
 from __future__ import annotations
 
+import ipywidgets as w
 from _panels import (
     YOU,
     assert_shows_a_fresh_build,
@@ -11,7 +12,9 @@ from _panels import (
     game_at,
     one,
     table_for,
+    walk,
 )
+from _position import position
 
 from powergrid_nb import Build, BuyResources, Done, new_game
 from powergrid_nb.bots import make_bot, play
@@ -130,7 +133,8 @@ def sent_order(t: Table) -> list[str]:
     order: list[str] = []
     for trace in t.board.pieces.data:  # houses and the plan's order markers move with a build or a queue
         trace.on_change(lambda *_: order.append("map"), "x")
-    t.actions.observe(lambda _c: order.append("panel"), names="children")
+    for box in (x for x in walk(t.actions) if isinstance(x, w.Box)):  # the column and the boxes in it
+        box.observe(lambda _c: order.append("panel"), names="children")
     return order
 
 
@@ -141,6 +145,25 @@ def test_a_queued_city_goes_to_the_map_before_the_panel_changes():
     click(t, "pg-add")
     assert order[:1] == ["map"] and "panel" in order, order
     assert_shows_a_fresh_build(t, "a city queued")
+
+
+def queue_the_first_listed(t: Table) -> None:
+    one(t, "pg-candidates").value = one(t, "pg-candidates").options[0][1]
+    click(t, "pg-add")
+
+
+def test_a_second_queued_city_makes_no_control_again_but_the_list():
+    """A page makes again the view of every control after the first one of a column that changed: the
+    list of cities, new with each queued city, sits in a box of its own."""
+    g = position([YOU, "Bo", "Cy"], phase=4, order=["Bo", "Cy", YOU], who={YOU: {"money": 200}})
+    t = table_for(g)
+    queue_the_first_listed(t)
+    column, list_before = tuple(t.actions.children), one(t, "pg-candidates")
+    queue_the_first_listed(t)
+    assert len(t.plan()) == 2
+    assert tuple(t.actions.children) == column
+    assert one(t, "pg-candidates") is not list_before
+    assert_shows_a_fresh_build(t, "two cities queued")
 
 
 def test_a_build_goes_to_the_map_before_the_panel_changes():

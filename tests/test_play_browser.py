@@ -214,6 +214,10 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         plant = card.get_attribute("data-plant")
         card.click()
         table.locator(".pg-panel button.pg-open", has_text=f"Open plant {plant} at").wait_for(timeout=30_000)
+        # a bid typed and Open clicked at once (no Enter): the auction opens at the typed bid
+        bid = type_into(page, table.locator(".pg-panel .pg-bid-amount input"), 2)
+        drv.click(drv.button("pg-open"), "open", True)
+        assert f"You open an auction for plant {plant} at {bid}." in table.locator(".pg-log").inner_text()
         # until the auction phase is over (the status line changes within it: whose auction, the bid)
         drv.play(lambda: not drv.status().startswith("Round 1 · Step 1 · Phase: auction"), max_turns=10)
         page.screenshot(path=str(SHOTS / "voila_03_moved.png"))
@@ -224,6 +228,15 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         assert "You open an auction" in table.locator(".pg-log").inner_text()
         assert_map_fits(table)
         watch.check()
+
+
+def type_into(page: Any, box: Any, more: int) -> int:
+    """Type, key by key, ``more`` over the number a box shows (no Enter); returns the number typed."""
+    value = int(box.input_value()) + more
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(value), delay=30)
+    return value
 
 
 def test_lab_a_typed_value_reaches_the_kernel_before_the_click(browser, lab_server) -> None:
@@ -238,11 +251,7 @@ def test_lab_a_typed_value_reaches_the_kernel_before_the_click(browser, lab_serv
         _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
         drv = _lab.Driver(page, table)
         drv.play(lambda: table.locator(".pg-panel button.pg-open").count() > 0, max_turns=10)
-        box = table.locator(".pg-panel .pg-bid-amount input")
-        bid = int(box.input_value()) + 7
-        box.click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type(str(bid), delay=30)
+        bid = type_into(page, table.locator(".pg-panel .pg-bid-amount input"), 7)
         table.locator(".pg-panel button.pg-open").click()
         opened = re.compile(rf"You opens? an auction for plant \d+ at {bid}\.")
         shows = "([sel, re]) => new RegExp(re).test(document.querySelector(sel).innerText)"

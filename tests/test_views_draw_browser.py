@@ -17,6 +17,7 @@ Needs /usr/bin/chromium and playwright (POWERGRID_NO_BROWSER=1 skips). About a m
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -112,6 +113,32 @@ TEXT_JS = "(sel) => { const el = document.querySelector(sel); return el ? el.inn
 PATH_JS = "() => document.querySelector('.pg-table .pg-path input')?.value ?? null"
 
 
+# The page's kernel websocket, recorded (time, in/out, message type, comm, the start of its data): on a
+# timeout, whether the page sent the save name and the click, and what the kernel answered.
+WIRE = _lab.ARTIFACTS / "views_draw_wire.json"
+WIRE_JS = r"""(() => {
+  const log = window.__pgWire = [];
+  const keep = (dir, data) => {
+    let s;
+    try { s = typeof data === 'string' ? data : new TextDecoder().decode(data); } catch (e) { s = '?'; }
+    const m = /"msg_type":\s*"(\w+)"/.exec(s);
+    const t = m ? m[1] : '?';
+    const c = /"comm_id":\s*"(\w{6})/.exec(s);
+    let what = '';
+    if (t === 'status') { const st = /"execution_state":\s*"(\w+)"/.exec(s); what = st ? st[1] : ''; }
+    else if (t === 'comm_msg') { const i = s.indexOf('"data"'); what = s.slice(i, i + 140); }
+    log.push([Math.round(performance.now()), dir, t, c ? c[1] : '', what]);
+    if (log.length > 3000) log.splice(0, log.length - 3000);
+  };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (d) { keep('out', d); return send.call(this, d); };
+  const desc = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {
+    set(fn) { desc.set.call(this, ev => { keep('in', ev.data); return fn.call(this, ev); }); },
+    get() { return desc.get.call(this); }});
+})()"""
+
+
 def wait_text(page: Any, selector: str, test: str, arg: Any = None,
               timeout_s: float = DRAW_TIMEOUT_S, saves: Path | None = None) -> None:
     """Wait until the innerText of the page's ``selector`` passes ``test`` (JS: ``(text, arg) => bool``).
@@ -124,8 +151,13 @@ def wait_text(page: Any, selector: str, test: str, arg: Any = None,
         shown = {s: page.evaluate(TEXT_JS, s) for s in (STATUS, MESSAGE)}
         shown["save name box"] = page.evaluate(PATH_JS)
         files = sorted(p.name for p in saves.rglob("draw_*")) if saves is not None else "not looked at"
+        wire = page.evaluate("() => window.__pgWire || []")
+        WIRE.parent.mkdir(parents=True, exist_ok=True)
+        WIRE.write_text(json.dumps(wire))
+        sent = [row for row in wire if row[1] == "out" and row[2] == "comm_msg"][-6:]
         raise AssertionError(f"{selector} did not pass {test} with {arg!r} in {timeout_s:g} s; "
-                             f"the page showed {shown}; saves on disk: {files}") from e
+                             f"the page showed {shown}; saves on disk: {files}; the page's last widget "
+                             f"messages sent [ms, dir, type, comm, data]: {sent} (all in {WIRE})") from e
 
 
 def saved_game(srv: _lab.Server, name: str) -> Any:
@@ -161,6 +193,7 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
         page.on("console", lambda m: "[anywidget]" in m.text and m.type == "error"
                 and anywidget_failures.append(m.text))
         t0 = time.monotonic()
+        page.add_init_script(WIRE_JS)
         _lab.open_play_notebook(page, srv)
         table = page.locator(".pg-table").first
         start_bot_game(page, table)
@@ -175,6 +208,8 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
             rnd, phase = where(status.inner_text())
             if (rnd, phase) not in seen and ((phase not in _phases(seen) and rnd <= 3) or phase == "over"):
                 name = f"draw_{len(seen):02d}"
+                if srv.kind == "lab":  # the kernel done with the moves shown (Voila shows no kernel state)
+                    page.wait_for_function(_lab.KERNEL_IDLE_JS, timeout=DRAW_TIMEOUT_S * 1000)
                 table.locator(".pg-path input").fill(name)
                 table.locator(".pg-toolbar button.pg-save").first.click()
                 wait_text(page, MESSAGE, "(text, name) => text.startsWith('saved') && text.includes(name)",

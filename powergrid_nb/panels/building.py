@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 LIST_WIDTH = "calc(100% - 4px)"  # the panel's width less the list's margins: its right border stays in view
 
 
+def list_box(ui: Any, pick: w.Select) -> w.Box:
+    """The list of cities in a box of its own. New costs make a new list (Controls: a selection with new
+    options is a new widget); in its own box it is the one view the page makes again, where in the
+    panel's column the page would make again every control after it (a list of views changed from the
+    first one that differs)."""
+    return ui.box(w.VBox, [pick], "pg-candidates-box", overflow="visible")
+
+
 def step_text(s: PlanStep) -> str:
     """ "Hamburg: 10 link (Bremen → Hamburg) + 10 house = 20" (or why it cannot be built)."""
     if s.rule:
@@ -61,7 +69,7 @@ class BuildPanel(PhasePanel):
                               layout={"width": LIST_WIDTH})
             kids += [ui.label(note("Add cities in the order to build them: choose one and Add, or click "
                                    "a city on the map. Costs count the cities queued before.")),
-                     pick, ui.button("Add to queue", "pg-add", lambda: self.add(pick.value))]
+                     list_box(ui, pick), ui.button("Add to queue", "pg-add", lambda: self.add(pick.value))]
         else:
             kids.append(ui.label(note("No more cities affordable now." if self.queue else
                                       f"{esc(player)} cannot build anywhere now.")))
@@ -150,7 +158,8 @@ class StartCitiesPanel(PhasePanel):
                           layout={"width": LIST_WIDTH})
         return [ui.heading(f"{player}: mark a start city"),
                 ui.label(note("Choose a city (or click it on the map); it is yours at the start (R134).")),
-                pick, ui.button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
+                list_box(ui, pick),
+                ui.button("Mark", "pg-mark", lambda: self.city_clicked(pick.value), style="success")]
 
     def city_clicked(self, city: str) -> None:
         g = self.table.game
