@@ -653,3 +653,16 @@ def test_without_the_setting_saves_are_shared(place, monkeypatch):
     assert saves.save_policy(True, place["folder"], {"POWERGRID_PRIVATE_SAVES": "1"}).private
     assert not saves.save_policy(True, place["folder"], {"POWERGRID_PRIVATE_SAVES": "0"}).private
     assert saves.save_policy(True, place["folder"], {}, private=True).private
+
+
+def test_a_save_that_fails_unexpectedly_says_why(place, monkeypatch):
+    """A click on Save never does nothing: an error nobody foresaw is said in the message line."""
+    t = app_table(place["folder"])
+
+    def broken(game, text):
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(t.toolbar.saves, "save", broken)
+    one(t, "pg-path").value = "my game"
+    click(t, "pg-save")
+    assert message(t) == "could not save (RuntimeError): the disk went away"

@@ -133,6 +133,9 @@ class Toolbar:
         except (OSError, PowerGridError, SaveRefused) as e:
             self.table.say(f"could not save: {esc(e)}", ERROR)
             return
+        except Exception as e:  # never a click that does nothing: say what went wrong
+            self.table.say(f"could not save ({esc(type(e).__name__)}): {esc(e)}", ERROR)
+            return
         self.table.say(esc(done), OK)
 
     def _load_path(self) -> None:
