@@ -230,12 +230,17 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         watch.check()
 
 
-def type_into(page: Any, box: Any, more: int) -> int:
-    """Type, key by key, ``more`` over the number a box shows (no Enter); returns the number typed."""
-    value = int(box.input_value()) + more
+def type_keys(page: Any, box: Any, text: str) -> None:
+    """Replace what a box holds by ``text``, typed key by key (no Enter, no Tab)."""
     box.click()
     page.keyboard.press("Control+A")
-    page.keyboard.type(str(value), delay=30)
+    page.keyboard.type(text, delay=30)
+
+
+def type_into(page: Any, box: Any, more: int) -> int:
+    """Type ``more`` over the number a box shows (:func:`type_keys`); returns the number typed."""
+    value = int(box.input_value()) + more
+    type_keys(page, box, str(value))
     return value
 
 
@@ -253,15 +258,12 @@ def test_lab_a_typed_value_reaches_the_kernel_before_the_click(browser, lab_serv
         drv.play(lambda: table.locator(".pg-panel button.pg-open").count() > 0, max_turns=10)
         bid = type_into(page, table.locator(".pg-panel .pg-bid-amount input"), 7)
         table.locator(".pg-panel button.pg-open").click()
-        opened = re.compile(rf"You opens? an auction for plant \d+ at {bid}\.")
         shows = "([sel, re]) => new RegExp(re).test(document.querySelector(sel).innerText)"
-        page.wait_for_function(shows, arg=[".pg-table .pg-log", opened.pattern], timeout=30_000)
+        opened = rf"You open an auction for plant \d+ at {bid}\."
+        page.wait_for_function(shows, arg=[".pg-table .pg-log", opened], timeout=30_000)
 
         name = "typed_then_saved"
-        path = table.locator(".pg-path input")
-        path.click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type(name, delay=30)
+        type_keys(page, table.locator(".pg-path input"), name)
         table.locator(".pg-toolbar button.pg-save").first.click()
         page.wait_for_function(shows, arg=[".pg-table .pg-message", rf"^saved.*{name}"], timeout=30_000)
         assert [p.name for p in srv.root.rglob(f"{name}*")], "no save under the typed name"
