@@ -87,6 +87,26 @@ def assert_map_reads(table: Any, least_land: float) -> dict[str, Any]:
     return m
 
 
+IN_VIEW_JS = """root => { const gd = root.querySelector('.pg-map-box .js-plotly-plot');
+  const scrolls = e => e.scrollHeight > e.clientHeight + 1
+    && ['auto', 'scroll', 'overlay'].includes(getComputedStyle(e).overflowY);
+  let s = gd.parentElement;
+  while (s && s !== document.body && !scrolls(s)) s = s.parentElement;
+  gd.scrollIntoView({block: 'start'});
+  const view = s && s !== document.body ? s.getBoundingClientRect() : {top: 0, bottom: innerHeight};
+  const fig = gd.getBoundingClientRect(), land = gd.querySelector('.shapelayer path').getBoundingClientRect();
+  return {top: fig.top - view.top, land_top: land.top - view.top, land_bottom: land.bottom - view.top,
+          view: view.bottom - view.top, land: land.right - land.left, width: fig.width}; }"""
+
+
+def assert_map_in_view(table: Any) -> dict[str, Any]:
+    """Scrolled to the map's top, the whole map (its title to its land's bottom) is in the height the
+    page scrolls in: a board seen whole at once."""
+    m = table.evaluate(IN_VIEW_JS)
+    assert abs(m["top"]) < 2 and m["land_top"] >= 0 and m["land_bottom"] <= m["view"], m
+    return m
+
+
 CUT_JS = """root => [...root.querySelectorAll('.pg-setup *')]
   .filter(e => e.textContent.trim() && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1
                && getComputedStyle(e).overflow !== 'visible')
@@ -135,6 +155,7 @@ def test_lab_play_a_round_by_clicking(browser, lab_server) -> None:
         assert float(delay) == 0, f"the toolbar shows bot delay {delay}, the form set 0"
         page.screenshot(path=str(SHOTS / "lab_02_started.png"))
         print("Lab map:", assert_map_reads(table, 450))  # the file browser open beside the notebook
+        print("Lab map in view:", assert_map_in_view(table))
 
         log: list[str] = []
         money: list[int] = []
@@ -227,6 +248,30 @@ def test_voila_start_and_open_an_auction(browser, voila_server) -> None:
         assert drv.status().startswith("Round 1 · Step 1 · Phase: resources"), drv.status()
         assert "You open an auction" in table.locator(".pg-log").inner_text()
         assert_map_fits(table)
+        watch.check()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1500, 1100)], ids=["1280x800", "1500x1100"])
+def test_voila_the_whole_map_in_view(browser, voila_server, size: tuple[int, int]) -> None:
+    """The map as wide as keeps it whole in the window (its title to its land's bottom), never narrower
+    than its labels were placed for: at 1280x800 Germany's map is seen whole once scrolled to its top;
+    at 1500x1100 as well, its land still at least 600 px across."""
+    srv = voila_server
+    width, height = size
+    with _lab.offline_page(browser, srv, SHOTS / f"voila_map_{width}_failure.png",
+                           viewport={"width": width, "height": height}) as (page, watch):
+        _lab.open_play_notebook(page, srv)
+        table = page.locator(".pg-table").first
+        _lab.start_game(page, table, players=PLAYERS, seed=SEED, bots=BOTS, delay=0)
+        # the box capped and the map drawn at its width
+        page.wait_for_function("""() => { const b = document.querySelector('.pg-map-box');
+          const gd = b && b.querySelector('.js-plotly-plot');
+          return b.style.maxWidth !== '' && gd && gd._fullLayout
+                 && Math.abs(gd._fullLayout.width - b.clientWidth) < 3; }""", timeout=30_000)
+        m = assert_map_in_view(table)
+        page.screenshot(path=str(SHOTS / f"voila_map_{width}x{height}.png"))
+        assert_map_fits(table)
+        print(f"Voila {width}x{height}:", m, assert_map_reads(table, 600 if width >= 1500 else 450))
         watch.check()
 
 

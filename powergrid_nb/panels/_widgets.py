@@ -332,6 +332,7 @@ class ClickGuard(anywidget.AnyWidget):
 _FIT_JS = """
 // a figure's view takes its box's width (not its drawing's); the kernel draws the figure at that width
 const CSS = '%(css)s';
+const ROOM = 8;  // px left free under a map kept in view
 export default {
   render({ model, el }) {
     if (!document.getElementById('%(box)s-fit')) {
@@ -358,18 +359,47 @@ export default {
     let width = null;
     const watch = new ResizeObserver(entries => {  // the box's width, not its height, sets the figure's
       const now = entries[entries.length - 1].contentRect.width;
+      within();  // the page laid out anew: its scroller may be another
       if (now !== width) {
         width = now;
         requestAnimationFrame(() => fit());
       }
     });
+    // 'within' ([ratio, over, beside, least], the map's FitMap): the box no wider than keeps the whole
+    // map in the height its page scrolls in (from the figure's top to the land's bottom the map is
+    // over + (width - beside) * ratio px tall), never narrower than least px. The page's scroller is
+    // the nearest box that scrolls (widget boxes have overflow auto and grow with what they hold).
+    const scrolls = e => e.scrollHeight > e.clientHeight + 1
+      && ['auto', 'scroll', 'overlay'].includes(getComputedStyle(e).overflowY);
+    const scroller = () => {
+      for (let e = box.parentElement; e && e !== document.body; e = e.parentElement) if (scrolls(e)) return e;
+      return null;
+    };
+    const view = new ResizeObserver(() => within());
+    let seen = null;
+    const within = () => {
+      const w = model.get('within');
+      if (!box || !w || w.length !== 4) return;
+      const [ratio, over, beside, least] = w;
+      const s = scroller();
+      if (s && s !== seen) { view.observe(s); seen = s; }  // its height changes with the window's
+      const height = Math.min(s ? s.clientHeight : window.innerHeight, window.innerHeight);
+      const most = Math.max(least, Math.floor((height - ROOM - over) / ratio + beside)) + 'px';
+      if (box.style.maxWidth !== most) box.style.maxWidth = most;
+    };
+    window.addEventListener('resize', within);
     let tries = 0;
     const attach = () => {  // the view is put on the page after render()
       box = el.closest('.%(box)s');
-      if (box) watch.observe(box); else if (++tries < 600) requestAnimationFrame(attach);
+      if (!box) {
+        if (++tries < 600) requestAnimationFrame(attach);
+        return;
+      }
+      watch.observe(box);
+      within();
     };
     requestAnimationFrame(attach);
-    return () => watch.disconnect();
+    return () => { watch.disconnect(); view.disconnect(); window.removeEventListener('resize', within); };
   },
 };
 """
@@ -463,7 +493,12 @@ class FitMap(Fit):
     """Fits the map to its box (class ``pg-map-box``) whenever the box changes size, down to the width
     the board's labels were placed for (narrower, it keeps that width, as before): a wide Voila page
     showed a gap of a third of the map beside it. With ``height`` (a function of the width) the map
-    grows taller as it grows wider (a wide map keeps filling the width)."""
+    grows taller as it grows wider (a wide map keeps filling the width). With ``within`` ([ratio, over,
+    beside, least]: from the figure's top to the land's bottom the map is ``over + (width - beside) *
+    ratio`` px tall) the box grows no wider than keeps that in the height the page scrolls in (the
+    whole map in view at once), and never narrower than ``least`` px."""
+
+    within = traitlets.List(traitlets.Float(), maxlen=4).tag(sync=True)
 
     # never narrower than the width the map's labels were placed for (views.mapboard.NOMINAL_WIDTH)
     # the map's pieces (class pg-map-pieces) lie over its board, both as wide as the box

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from powergrid_nb import views
 from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
-from powergrid_nb.views.mapboard import fit_height, table_width
+from powergrid_nb.views.mapboard import EDGE, MARGIN, fit_height, land_box, table_width
 
 from ._widgets import LiveFigure, fit_box, fitted
 from .market import MarketView
@@ -93,6 +93,15 @@ class Board:
         """The map's height in a box ``width`` px wide: the map across the box, never less tall than
         the height it was laid out for (its labels stay clear)."""
         return fit_height(self.game, width, least=self.height)
+
+    def in_view(self) -> list[float]:
+        """How tall the map is for its width, for a page that keeps the whole map in view
+        (:class:`~powergrid_nb.panels._widgets.FitMap`'s ``within``): from the figure's top (its title)
+        to the land's bottom it is ``over + (width - beside) * ratio`` px; returns [ratio, over, beside,
+        least], ``least`` the width it was laid out for (no narrower: its labels stay clear)."""
+        box = land_box(self.game)
+        ratio = (box[3] - box[1]) / (box[2] - box[0])
+        return [ratio, MARGIN["t"] + 2 * EDGE, MARGIN["l"] + MARGIN["r"] + 2 * EDGE, self.width]
 
     # --- keys: everything each view shows depends on, from cheap public facts -----------------------
     def _key(self, name: str) -> Hashable:

@@ -195,10 +195,11 @@ class Table(w.VBox):
         self.show_panel()  # before the board: its map opens with the panel's build plan
         self.board = Board(self, game, height=self.height)
         self.toolbar.start(game)
-        # the map takes the room the panel beside it leaves; in a box too narrow for both (JupyterLab
-        # with its file browser open), the panel goes under the map
+        # the map takes the room the panel beside it leaves, no more than keeps it whole in the page's
+        # height; in a box too narrow for both (JupyterLab with its file browser open), the panel goes
+        # under the map
         fit = FitMap(self.board.map, height=self.board.fit_height, also=[self.board.pieces],
-                     layout=shared(w.Layout, display="none"))
+                     within=self.board.in_view(), layout=shared(w.Layout, display="none"))
         map_box = w.Box([self.board.map, self.board.pieces, fit],
                         layout=w.Layout(flex=f"1 1 {self.board.width}px", min_width=f"{self.board.width}px"))
         map_box.add_class("pg-map-box")
