@@ -140,6 +140,21 @@ def test_last_keeps_the_newest_lines():
     assert log_entries(g, last=0) == []
 
 
+def test_the_newest_lines_never_cut_a_turns_purchases():
+    """A turn's purchases are one line (R50 prices each token, bots buy one at a time): the newest
+    lines, cut anywhere, are the whole log's last lines, never the tail of a turn's purchases summed."""
+    g = game_at(phase=3, round=2)
+    for _ in range(3):
+        g.apply(next(a for a in g.legal_actions() if isinstance(a, BuyResources)))
+    g.apply(Done(YOU))
+    whole = log_lines(g)
+    assert whole[-3].startswith("You buy 3 ") and whole[-2:] == ["You are done.", "Phase 4: building."]
+    assert all(log_lines(g, last=n) == whole[-n:] for n in range(1, len(whole) + 2))
+    played = whole_game(seed=4, players=4, edition="recharged")
+    lines = log_lines(played)
+    assert all(log_lines(played, last=n) == lines[-n:] for n in range(1, len(lines) + 1))
+
+
 def test_the_tables_log_shows_a_fresh_build_of_the_game_log():
     t = table_for(game_at(phase=3, round=2))
     g = t.game

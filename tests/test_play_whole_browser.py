@@ -179,7 +179,7 @@ def hand_over(drv: _lab.Driver, seat: DomSeat, shots: Shots) -> str:
     drv.wait_until(lambda: panel_kind(seat) != "wait", "the human's panel")
     new = added(before, moved)
     assert new and new[0].startswith("You "), (f"the bot made no move for You first: {new} {moved[-4:]}; "
-                                               f"the log before: {before[-6:]}, after: {moved[:6]}")
+                                               f"the log before: {before}, after: {moved}")
     assert len([s for s in new if s.startswith("You ")]) == 1, f"more than one bot move for You: {new}"
     return new[0]
 

@@ -29,12 +29,15 @@ OUTCOMES: dict[type[Action], type[Event]] = {
 
 
 def log_entries(g: Game, last: int | None = None) -> list[Event]:
-    """The events the game log shows, oldest first; ``last``: only the newest ``last`` of them."""
+    """The events the game log shows, oldest first; ``last``: only the newest ``last`` of them (the
+    same as the whole log's last ``last``)."""
     history = g.history
     kept: list[Event] = []
     after: set[tuple[type[Event], str | None]] = set()  # outcomes between this decision and the next
     for e in reversed(history):
-        if last is not None and len(kept) >= last:
+        # one entry more than asked: the oldest one asked for may still take in older purchases of the
+        # same turn (one line for them all), and is whole only once an older entry has begun
+        if last is not None and len(kept) > last:
             break
         if isinstance(e, Decision):
             outcome = OUTCOMES.get(type(e.action))
@@ -51,6 +54,8 @@ def log_entries(g: Game, last: int | None = None) -> list[Event]:
                                     e.cost + later.cost)  # the same turn: one line for the purchases
         elif not (isinstance(e, Refill) and e.tokens == 0):
             kept.append(e)
+    if last is not None:
+        kept = kept[:last]
     kept.reverse()
     return kept
 
