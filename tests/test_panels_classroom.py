@@ -30,6 +30,7 @@ from powergrid_nb.rooms import (
     StoreError,
     WrongCode,
 )
+from powergrid_nb.views.mapboard import board, fit_height, table_width
 
 APP = "http://teacher.example:8866/"
 PLAYERS = ["Ada", "Bo", "Cy"]
@@ -176,6 +177,8 @@ def test_selecting_a_room_shows_its_status_map_players_and_log(view, store) -> N
     assert "Table 1" in one(c, "pg-room-status").value
     g = store.game(a.room)
     assert c.view is not None and c.view.map.layout.title.text == g.map.title
+    # laid out as the play table's map (shipped, nothing clashing: Germany at 520 px put names on names)
+    assert c.view.map.layout.height == fit_height(g, table_width(g)) and board(g).clashes == ()
     assert "Game log" in one(c, "pg-room-log").value
     one(c, "pg-rooms").value = b.room
     assert "Table 2" in one(c, "pg-room-status").value and c.selected == b.room

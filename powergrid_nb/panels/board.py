@@ -7,7 +7,7 @@ key, the same figure), and a tab only when it is visible, so a click costs one o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
@@ -18,7 +18,7 @@ from powergrid_nb.engine.rules.phases import Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES
 from powergrid_nb.views.mapboard import EDGE, MARGIN, fit_height, land_box, table_width
 
-from ._widgets import LiveFigure, fit_box, fitted
+from ._widgets import FitMap, LiveFigure, fit_box, fitted, shared
 from .market import MarketView
 from .rules import RulesView
 
@@ -35,6 +35,29 @@ def synced_update(fig: go.FigureWidget, g: Game, **changes: Any) -> None:
     """``views.update`` of a figure shown (a :class:`LiveFigure` gives a page connecting later the
     figure as it is then)."""
     views.update(fig, g, **changes)
+
+
+def in_view(g: Game) -> list[float]:
+    """How tall the map of ``g`` is for its width, for a page that keeps the whole map in view
+    (:class:`~powergrid_nb.panels._widgets.FitMap`'s ``within``): from the figure's top (its title) to
+    the land's bottom it is ``over + (width - beside) * ratio`` px; returns [ratio, over, beside, least],
+    ``least`` the width it is laid out for (no narrower: its labels stay clear)."""
+    box = land_box(g)
+    ratio = (box[3] - box[1]) / (box[2] - box[0])
+    return [ratio, MARGIN["t"] + 2 * EDGE, MARGIN["l"] + MARGIN["r"] + 2 * EDGE, table_width(g)]
+
+
+def map_box(g: Game, fig: go.FigureWidget, height: int, also: Sequence[go.FigureWidget] = ()) -> w.Box:
+    """The box a live map of ``g`` laid out as the table lays it out (``height`` px at
+    :func:`~powergrid_nb.views.mapboard.table_width`) is shown in: as wide as the room it is given, never
+    narrower than that width, no wider than keeps the whole map in the window's height, and as tall as
+    the map across its width (``also``: figures drawn over it, given the same size)."""
+    width = table_width(g)
+    fit = FitMap(fig, height=lambda across: fit_height(g, across, least=height), also=also,
+                 within=in_view(g), layout=shared(w.Layout, display="none"))
+    box = w.Box([fig, *also, fit], layout=w.Layout(flex=f"1 1 {width}px", min_width=f"{width}px"))
+    box.add_class("pg-map-box")
+    return box
 
 
 class Board:
@@ -88,20 +111,6 @@ class Board:
         fig.update_xaxes(fixedrange=True)
         fig.update_yaxes(fixedrange=True)
         return fig
-
-    def fit_height(self, width: int) -> int:
-        """The map's height in a box ``width`` px wide: the map across the box, never less tall than
-        the height it was laid out for (its labels stay clear)."""
-        return fit_height(self.game, width, least=self.height)
-
-    def in_view(self) -> list[float]:
-        """How tall the map is for its width, for a page that keeps the whole map in view
-        (:class:`~powergrid_nb.panels._widgets.FitMap`'s ``within``): from the figure's top (its title)
-        to the land's bottom it is ``over + (width - beside) * ratio`` px; returns [ratio, over, beside,
-        least], ``least`` the width it was laid out for (no narrower: its labels stay clear)."""
-        box = land_box(self.game)
-        ratio = (box[3] - box[1]) / (box[2] - box[0])
-        return [ratio, MARGIN["t"] + 2 * EDGE, MARGIN["l"] + MARGIN["r"] + 2 * EDGE, self.width]
 
     # --- keys: everything each view shows depends on, from cheap public facts -----------------------
     def _key(self, name: str) -> Hashable:

@@ -16,10 +16,10 @@ from powergrid_nb.engine.gamelog import count, sentence
 from powergrid_nb.rooms import RoomInfo, Seat, join_link
 from powergrid_nb.rooms.store import UNDO
 from powergrid_nb.views.dashboard import status_text
+from powergrid_nb.views.mapboard import fit_height, table_width
 
 from ._widgets import (
     HUMAN,
-    FitMap,
     LiveFigure,
     button,
     close_all,
@@ -29,11 +29,10 @@ from ._widgets import (
     label,
     note,
     seat_kinds,
-    shared,
     tree,
     with_class,
 )
-from .board import synced_update
+from .board import map_box, synced_update
 from .toolbar import log_html
 
 if TYPE_CHECKING:
@@ -43,7 +42,6 @@ __all__ = ["NewRoom", "RoomView", "code_html", "codes_html", "room_line", "row",
 
 CODE_STYLE = ("font-family:monospace;font-size:1.05em;background:#F3F3F3;border:1px solid #DDDDDD;"
               "border-radius:3px;padding:0 4px;user-select:all")  # one click selects the whole code
-MAP_HEIGHT = 520
 
 
 def row(*kids: w.Widget, **layout: str) -> w.HBox:
@@ -167,7 +165,9 @@ class RoomView:
         self.owner = owner
         self.room = info.id
         self._syncing = False
-        base = views.map_figure(g, height=MAP_HEIGHT, title=g.map.title, link_hover=False)
+        # laid out as the play table lays it out (Germany squeezed into 520 px clashed: names on names)
+        self._map_height = fit_height(g, table_width(g))
+        base = views.map_figure(g, height=self._map_height, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = LiveFigure(base)
         self.players = LiveFigure(views.players_figure(g))
@@ -210,12 +210,11 @@ class RoomView:
             self.link, owner.message, self.log],
             layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
         tools.add_class("pg-room-tools")
-        map_box = w.Box([self.map, FitMap(self.map, layout=shared(w.Layout, display="none"))],
-                        layout=w.Layout(flex="1 1 auto", min_width="520px"))
-        map_box.add_class("pg-map-box")
         players = fit_box()
         players.children = fitted(self.players)
-        self.widget = w.VBox([self.status, w.HBox([map_box, tools], layout=w.Layout(width="100%")), players],
+        self.widget = w.VBox([self.status, w.HBox([map_box(g, self.map, self._map_height), tools],
+                                                  layout=w.Layout(width="100%", flex_flow="row wrap")),
+                              players],
                              layout=w.Layout(width="100%"))
         self.widget.add_class("pg-room-view")
         self.show(info, g, unlocked=False)

@@ -16,9 +16,10 @@ import plotly.graph_objects as go
 from powergrid_nb import views
 from powergrid_nb.position.replay import Recording, ReplayError
 from powergrid_nb.views.dashboard import status_text
+from powergrid_nb.views.mapboard import fit_height, table_width
 
-from ._widgets import ERROR, INFO, FitMap, LiveFigure, button, esc, fit_box, fitted, label, note, shared
-from .board import synced_update
+from ._widgets import ERROR, INFO, LiveFigure, button, esc, fit_box, fitted, label, note
+from .board import map_box, synced_update
 from .market import MarketView
 from .snapshot import snapshot
 from .toolbar import log_html
@@ -53,15 +54,17 @@ class Replay(w.VBox):
     ``at``: the position first shown (decisions from the start; default the last). ``on_branch``:
     called with an independent copy of the position shown when "Branch here" is clicked; without it,
     the click offers to open that position in the play table (or the scenario editor) below.
+    ``height``: the map's (None: laid out as the play table lays it out, as tall as the map across
+    its box; a shorter map of a tall country crowds its names).
     """
 
     def __init__(self, game: Game, *, on_branch: Callable[[Game], Any] | None = None,
-                 at: int | None = None, height: int = 560) -> None:
+                 at: int | None = None, height: int | None = None) -> None:
         super().__init__(layout=w.Layout(width="100%"))
         self.add_class("pg-replay")
         self.recording = rec = Recording(game)
         self.on_branch = on_branch
-        self.height = height
+        self.height = height or fit_height(game, table_width(game))
         k = rec.total if at is None else at
         if not rec.start <= k <= rec.total:
             raise ReplayError(f"at: a position from {rec.start} to {rec.total} (decisions made), "
@@ -104,13 +107,11 @@ class Replay(w.VBox):
         controls = w.HBox([self.first, self.back, self.slider, self.forward, self.last, self.counter],
                           layout=w.Layout(align_items="center", flex_flow="row wrap"))
         controls.add_class("pg-replay-controls")
-        map_box = w.Box([self.map, FitMap(self.map, layout=shared(w.Layout, display="none"))],
-                        layout=w.Layout(flex="1 1 auto", min_width="520px"))
-        map_box.add_class("pg-map-box")
         right = w.VBox([self.where, self.note, w.HBox([self.branch]), self.choices, self.log_view],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
-        self.children = [self.status, controls, w.HBox([map_box, right], layout=w.Layout(width="100%")),
-                         self.tabs, self.branched]
+        board = w.HBox([map_box(game, self.map, self.height), right],
+                       layout=w.Layout(width="100%", flex_flow="row wrap"))
+        self.children = [self.status, controls, board, self.tabs, self.branched]
         self.refresh()
 
     # --- moving ------------------------------------------------------------------------------------

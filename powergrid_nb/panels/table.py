@@ -28,7 +28,6 @@ from ._widgets import (
     OK,
     ClickGuard,
     Controls,
-    FitMap,
     PhasePanel,
     esc,
     label,
@@ -37,7 +36,7 @@ from ._widgets import (
     shared,
 )
 from .auction import AuctionPanel
-from .board import Board
+from .board import Board, map_box
 from .building import BuildPanel, StartCitiesPanel
 from .bureaucracy import PowerPanel
 from .hint import HintBox
@@ -198,15 +197,11 @@ class Table(w.VBox):
         # the map takes the room the panel beside it leaves, no more than keeps it whole in the page's
         # height; in a box too narrow for both (JupyterLab with its file browser open), the panel goes
         # under the map
-        fit = FitMap(self.board.map, height=self.board.fit_height, also=[self.board.pieces],
-                     within=self.board.in_view(), layout=shared(w.Layout, display="none"))
-        map_box = w.Box([self.board.map, self.board.pieces, fit],
-                        layout=w.Layout(flex=f"1 1 {self.board.width}px", min_width=f"{self.board.width}px"))
-        map_box.add_class("pg-map-box")
+        board = map_box(game, self.board.map, self.board.height, also=[self.board.pieces])
         hints = self.hints
         right = w.VBox([x for x in (self.actions, hints.row, self.message, self.log_view) if x is not None],
                        layout=w.Layout(width="440px", min_width="380px", padding="0 0 0 8px"))
-        row = w.HBox([map_box, right], layout=w.Layout(width="100%", flex_flow="row wrap"))
+        row = w.HBox([board, right], layout=w.Layout(width="100%", flex_flow="row wrap"))
         self.children = [x for x in (self.status, self.toolbar.widget, row, hints.result, self.board.tabs,
                                      self.guard) if x is not None]
         if old is not None:  # only once no longer shown: a view still on the page syncs to its figure
