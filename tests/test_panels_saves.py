@@ -656,13 +656,18 @@ def test_without_the_setting_saves_are_shared(place, monkeypatch):
 
 
 def test_a_save_that_fails_unexpectedly_says_why(place, monkeypatch):
-    """A click on Save never does nothing: an error nobody foresaw is said in the message line."""
+    """A click on Save never does nothing: an error nobody foresaw is said in the message line (on an
+    app page, a public one, only its kind: its text may name a server path)."""
     t = app_table(place["folder"])
 
     def broken(game, text):
-        raise RuntimeError("the disk went away")
+        raise RuntimeError(f"the disk went away under {place['folder']}")
 
     monkeypatch.setattr(t.toolbar.saves, "save", broken)
     one(t, "pg-path").value = "my game"
     click(t, "pg-save")
-    assert message(t) == "could not save (RuntimeError): the disk went away"
+    assert message(t) == "could not save (RuntimeError): an unexpected error, not saved"
+    lab = Table(game_at(phase=3, round=2), delay=0, app=False)  # JupyterLab: the user's own server
+    monkeypatch.setattr(lab.toolbar.saves, "save", broken)
+    click(lab, "pg-save")
+    assert message(lab) == f"could not save (RuntimeError): the disk went away under {place['folder']}"

@@ -134,7 +134,9 @@ class Toolbar:
             self.table.say(f"could not save: {esc(e)}", ERROR)
             return
         except Exception as e:  # never a click that does nothing: say what went wrong
-            self.table.say(f"could not save ({esc(type(e).__name__)}): {esc(e)}", ERROR)
+            # an app page is public: an error nobody foresaw may name a server path, so only its kind
+            why = "an unexpected error, not saved" if self.saves.app else esc(e)
+            self.table.say(f"could not save ({esc(type(e).__name__)}): {why}", ERROR)
             return
         self.table.say(esc(done), OK)
 
