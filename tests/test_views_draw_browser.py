@@ -116,6 +116,7 @@ PATH_JS = "() => document.querySelector('.pg-table .pg-path input')?.value ?? nu
 # The page's kernel websocket, recorded (time, in/out, message type, comm, the start of its data): on a
 # timeout, whether the page sent the save name and the click, and what the kernel answered.
 WIRE = _lab.ARTIFACTS / "views_draw_wire.json"
+RETRIED = _lab.ARTIFACTS / "views_draw_retried.txt"  # the saves clicked again, and why
 WIRE_JS = r"""(() => {
   const log = window.__pgWire = [];
   const keep = (dir, data) => {
@@ -219,7 +220,10 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
                     # Seen only in parallel runs of the whole suite: the page sent the name and the click,
                     # the kernel took both and answered nothing. Said, and Save clicked once more: the tabs
                     # are what this test checks.
-                    print(f"{srv.kind}: the save {name} went unanswered, clicked again: {e}", flush=True)
+                    said = f"{srv.kind}: the save {name} went unanswered, clicked again: {e}"
+                    print(said, flush=True)
+                    with RETRIED.open("a", encoding="utf-8") as f:  # a passing test's output is not shown
+                        f.write(said + "\n")
                     table.locator(".pg-toolbar button.pg-save").first.click()
                     wait_text(page, MESSAGE, saved, name, saves=srv.root)
                 check_tabs(page, table, saved_game(srv, name), f"{srv.kind} round {rnd} {phase}")
