@@ -151,7 +151,11 @@ def wait_text(page: Any, selector: str, test: str, arg: Any = None,
     except Exception as e:
         shown = {s: page.evaluate(TEXT_JS, s) for s in (STATUS, MESSAGE)}
         shown["save name box"] = page.evaluate(PATH_JS)
-        files = sorted(p.name for p in saves.rglob("draw_*")) if saves is not None else "not looked at"
+        # each save's age: a save written again after the click (its name's update handled after it)
+        # says the kernel took the click before the name
+        now = time.time()
+        files = (sorted(f"{p.name} ({now - p.stat().st_mtime:.1f} s old)" for p in saves.rglob("draw_*"))
+                 if saves is not None else "not looked at")
         wire = page.evaluate("() => window.__pgWire || []")
         WIRE.parent.mkdir(parents=True, exist_ok=True)
         WIRE.write_text(json.dumps(wire))
