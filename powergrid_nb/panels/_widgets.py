@@ -359,7 +359,7 @@ export default {
     let width = null;
     const watch = new ResizeObserver(entries => {  // the box's width, not its height, sets the figure's
       const now = entries[entries.length - 1].contentRect.width;
-      within();  // the page laid out anew: its scroller may be another
+      requestAnimationFrame(() => within());  // the page laid out anew: its scroller may be another
       if (now !== width) {
         width = now;
         requestAnimationFrame(() => fit());
@@ -375,7 +375,8 @@ export default {
       for (let e = box.parentElement; e && e !== document.body; e = e.parentElement) if (scrolls(e)) return e;
       return null;
     };
-    const view = new ResizeObserver(() => within());
+    // a box resized outside these observers' callbacks (a resize inside one is a ResizeObserver loop)
+    const view = new ResizeObserver(() => requestAnimationFrame(() => within()));
     let seen = null;
     const within = () => {
       const w = model.get('within');
