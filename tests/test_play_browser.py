@@ -99,6 +99,14 @@ IN_VIEW_JS = """root => { const gd = root.querySelector('.pg-map-box .js-plotly-
           view: view.bottom - view.top, land: land.right - land.left, width: fig.width}; }"""
 
 
+# the map box alone on its line (the panel under it) and as wide as the line, the map drawn at that width
+ROW_JS = """() => { const b = document.querySelector('.pg-map-box'), row = b.parentElement;
+  const gd = b.querySelector('.js-plotly-plot'), panel = [...row.children].find(c => c !== b);
+  return panel.getBoundingClientRect().top >= b.getBoundingClientRect().bottom - 1
+         && Math.abs(b.clientWidth - row.clientWidth) < 2
+         && Math.abs(gd._fullLayout.width - b.clientWidth) < 3; }"""
+
+
 def assert_map_in_view(table: Any) -> dict[str, Any]:
     """Scrolled to the map's top, the whole map (its title to its land's bottom) is in the height the
     page scrolls in: a board seen whole at once."""
@@ -212,6 +220,12 @@ def test_lab_play_a_round_by_clicking(browser, lab_server) -> None:
         text = table.locator(".pg-hint-text").inner_text()
         assert text.startswith("Engine's suggestion for You:") and "Nothing is played for you" in text, text
         assert drv.status() == before, "a hint must not move"
+
+        # 1280x800 with the file browser open: no room for the panel beside the map, so it goes under
+        # it, and the map, alone on its line, takes the whole line (not capped to the window's height)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_function(ROW_JS, timeout=30_000)
+        assert_map_fits(table)
         watch.check()
 
 

@@ -378,10 +378,18 @@ export default {
     // a box resized outside these observers' callbacks (a resize inside one is a ResizeObserver loop)
     const view = new ResizeObserver(() => requestAnimationFrame(() => within()));
     let seen = null;
+    // Where the boxes beside it leave it less than least px, the row wraps: the map, alone on its line,
+    // takes the whole line (a capped one left a gap beside it and the panel under it all the same).
+    const besides = () => [...box.parentElement.children].filter(c => c !== box)
+      .reduce((sum, c) => sum + (parseFloat(getComputedStyle(c).minWidth) || 0), 0);
     const within = () => {
       const w = model.get('within');
       if (!box || !w || w.length !== 4) return;
       const [ratio, over, beside, least] = w;
+      if (box.parentElement.clientWidth - besides() < least) {
+        if (box.style.maxWidth !== 'none') box.style.maxWidth = 'none';
+        return;
+      }
       const s = scroller();
       if (s && s !== seen) { view.observe(s); seen = s; }  // its height changes with the window's
       const height = Math.min(s ? s.clientHeight : window.innerHeight, window.innerHeight);
@@ -497,7 +505,8 @@ class FitMap(Fit):
     grows taller as it grows wider (a wide map keeps filling the width). With ``within`` ([ratio, over,
     beside, least]: from the figure's top to the land's bottom the map is ``over + (width - beside) *
     ratio`` px tall) the box grows no wider than keeps that in the height the page scrolls in (the
-    whole map in view at once), and never narrower than ``least`` px."""
+    whole map in view at once), and never narrower than ``least`` px; where the boxes beside it leave
+    it less than that (the row wraps: the map alone on its line), it takes the whole line."""
 
     within = traitlets.List(traitlets.Float(), maxlen=4).tag(sync=True)
 
