@@ -24,6 +24,7 @@ from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
+from powergrid_nb.views.mapboard import fit_height, table_width
 
 from ._widgets import ERROR, INFO, OK, LiveFigure, esc, shared
 from .board import synced_update
@@ -31,7 +32,6 @@ from .saves import MAX_BYTES
 
 CARDS = [str(c) for c in sorted(PLANTS)] + [STEP3_NAME]
 DECK_SHOWN = 4  # cards of the deck's top the editor shows and edits
-MAP_WIDTH, MAP_HEIGHT = 700, 640
 SMALL = "7.5em"  # round and step
 PHASES = [(f"{p:d}: {p.label}", int(p)) for p in Phase if p != Phase.GAME_OVER]
 
@@ -123,7 +123,7 @@ class ScenarioEditor(w.VBox):
                                    _dom_classes=("pg-ed-who",))
         self.who.observe(lambda _c: self.refresh(), names="value")
         self.map: go.FigureWidget | None = None
-        self.map_box = w.VBox([self.who], layout=w.Layout(width=f"{MAP_WIDTH + 10}px"))
+        self.map_box = w.VBox([self.who], layout=w.Layout(width="auto"))  # the map's width, once drawn
         # turn
         self.round = w.IntText(description="Round", layout=shared(w.Layout, width=SMALL),
                                style={"description_width": "3.5em"}, _dom_classes=("pg-ed-round",))
@@ -312,7 +312,10 @@ class ScenarioEditor(w.VBox):
             return
         title = f"{g.map.title}: click a city to add or remove a house of {self.who.value}"
         if self.map is None:
-            fig = views.map_figure(g, title=title, width=MAP_WIDTH, height=MAP_HEIGHT, link_hover=False)
+            # laid out as the play table lays it out (Germany at 700x640 put 19 names or costs on others)
+            width = table_width(g)
+            fig = views.map_figure(g, title=title, width=width, height=fit_height(g, width), link_hover=False)
+            self.map_box.layout.width = f"{width + 10}px"
             self.map = LiveFigure(fig)
             for trace in self.map.data:
                 if trace.legendgroup == "regions":
