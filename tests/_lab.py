@@ -185,6 +185,14 @@ def _workdir(tmp: Path) -> tuple[Path, dict[str, str]]:
     return root, env
 
 
+def add_first_cell(nb_path: Path, source: str) -> None:
+    """Put ``source`` in a new first code cell of the notebook at ``nb_path`` (a served copy)."""
+    nb = json.loads(nb_path.read_text(encoding="utf-8"))
+    nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                           "source": source.splitlines(keepends=True)})
+    nb_path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
 @contextlib.contextmanager
 def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
            first_cell: str | None = None, environ: dict[str, str] | None = None,
@@ -205,11 +213,7 @@ def server(kind: str = "lab", *, log_dir: Path = ARTIFACTS, timeout: float = 90,
     env.update(environ or {})
     notebook = APP_NB if kind == "voila" else PLAY_NB
     if first_cell is not None:
-        nb_path = root / notebook
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
-        nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                               "source": first_cell.splitlines(keepends=True)})
-        nb_path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+        add_first_cell(root / notebook, first_cell)
     port = free_port()
     if kind == "lab":
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",

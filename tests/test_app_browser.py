@@ -53,10 +53,12 @@ def test_lab_lands_on_the_play_notebook_offline(browser, lab_server) -> None:
         page.wait_for_timeout(500)  # late requests and console errors land
         page.screenshot(path=str(SHOTS / "app_lab_started.png"))
         guard.check()
-        # no pop-up asking about news; no autosave, so a played game leaves the notebook as it was
+        # no pop-up asking about news; no autosave, so a played game leaves the notebook as it was; widget
+        # messages to the kernel's main thread, one at a time in order (not to a subshell's thread beside it)
         assert page.get_by_text("official Jupyter news").count() == 0, "the news pop-up is shown"
         for plugin, key, value in (("apputils-extension:notification", "fetchNews", "false"),
-                                   ("docmanager-extension:plugin", "autosave", False)):
+                                   ("docmanager-extension:plugin", "autosave", False),
+                                   ("apputils-extension:kernels-settings", "commsOverSubshells", "disabled")):
             found = json.loads(_lab._request(f"{srv.base}/lab/api/settings/@jupyterlab/{plugin}"))
             assert found["schema"]["properties"][key]["default"] == value, (plugin, key)
     except Exception:

@@ -17,6 +17,7 @@ Needs /usr/bin/chromium and playwright (POWERGRID_NO_BROWSER=1 skips). About a m
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import subprocess
@@ -117,6 +118,36 @@ PATH_JS = "() => document.querySelector('.pg-table .pg-path input')?.value ?? nu
 # timeout, whether the page sent the save name and the click, and what the kernel answered.
 WIRE = _lab.ARTIFACTS / "views_draw_wire.json"
 RETRIED = _lab.ARTIFACTS / "views_draw_retried.txt"  # the saves clicked again, and why
+# The order and the thread the kernel handles widget messages in, written by a first cell of the
+# notebook (a save's name and its click were seen handled the other way round: the click saved the old
+# name, the name handled on another thread)
+ORDER_LOG = "kernel_order.log"  # in the served notebooks' folder (the kernel's working directory)
+ORDER_PROBE = f'''\
+# tests/test_views_draw_browser.py: the order the kernel handles widget messages in ({ORDER_LOG})
+import threading as _pg_threads
+import time as _pg_time
+
+from ipywidgets.widgets.widget import Widget as _PgWidget
+
+_pg_handle = _PgWidget._handle_msg
+
+
+def _pg_ordered(self, msg):
+    data = msg["content"]["data"]
+    state, content = data.get("state") or {{}}, data.get("content") or {{}}
+    what = (data.get("method"), sorted(state)[:1], content.get("event"))
+    where = f"{{_pg_threads.current_thread().name}} {{self.comm.comm_id[:6]}}"
+    with open("{ORDER_LOG}", "a", encoding="utf-8") as f:
+        f.write(f"{{_pg_time.time():.4f}} {{where}} {{what}} in\\n")
+    try:
+        return _pg_handle(self, msg)
+    finally:
+        with open("{ORDER_LOG}", "a", encoding="utf-8") as f:
+            f.write(f"{{_pg_time.time():.4f}} {{self.comm.comm_id[:6]}} out\\n")
+
+
+_PgWidget._handle_msg = _pg_ordered
+'''
 WIRE_JS = r"""(() => {
   const log = window.__pgWire = [];
   const keep = (dir, data) => {
@@ -160,9 +191,12 @@ def wait_text(page: Any, selector: str, test: str, arg: Any = None,
         WIRE.parent.mkdir(parents=True, exist_ok=True)
         WIRE.write_text(json.dumps(wire))
         sent = [row for row in wire if row[1] == "out" and row[2] == "comm_msg"][-6:]
+        order = saves / ORDER_LOG if saves is not None else None
+        handled = order.read_text(encoding="utf-8").splitlines()[-12:] if order and order.exists() else []
         raise AssertionError(f"{selector} did not pass {test} with {arg!r} in {timeout_s:g} s; "
                              f"the page showed {shown}; saves on disk: {files}; the page's last widget "
-                             f"messages sent [ms, dir, type, comm, data]: {sent} (all in {WIRE})") from e
+                             f"messages sent [ms, dir, type, comm, data]: {sent} (all in {WIRE}); the "
+                             f"kernel's last handlings (time, thread, comm, what, in/out): {handled}") from e
 
 
 def saved_game(srv: _lab.Server, name: str) -> Any:
@@ -199,6 +233,7 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
                 and anywidget_failures.append(m.text))
         t0 = time.monotonic()
         page.add_init_script(WIRE_JS)
+        _lab.add_first_cell(srv.root / (_lab.PLAY_NB if srv.kind == "lab" else _lab.APP_NB), ORDER_PROBE)
         _lab.open_play_notebook(page, srv)
         table = page.locator(".pg-table").first
         start_bot_game(page, table)
@@ -248,6 +283,12 @@ def play_and_check(browser: Any, srv: _lab.Server) -> list[tuple[int, str]]:
             pause.click()
             wait_text(page, STATUS, paused)
         assert any(p == "over" for _, p in seen), f"the game did not end in time: {sorted(seen)}"
+        # one thread, so one message at a time, in the order sent: JupyterLab's default sends widget
+        # messages to a kernel subshell, whose thread ran a save's name after its click (the click saved
+        # the old name); `make lab`'s settings turn that off (powergrid_nb/jupyter_config/play)
+        lines = (srv.root / ORDER_LOG).read_text(encoding="utf-8").splitlines()
+        threads = collections.Counter(x.split()[1] for x in lines if x.endswith(" in"))
+        assert set(threads) == {"MainThread"}, f"widget messages handled on these threads: {threads}"
         assert anywidget_failures == [], anywidget_failures
         assert watch.page_errors == [], watch.page_errors
         return sorted(seen)
