@@ -47,12 +47,15 @@ def in_view(g: Game) -> list[float]:
     return [ratio, MARGIN["t"] + 2 * EDGE, MARGIN["l"] + MARGIN["r"] + 2 * EDGE, table_width(g)]
 
 
-def map_box(g: Game, fig: go.FigureWidget, height: int, also: Sequence[go.FigureWidget] = ()) -> w.Box:
+def map_box(g: Game, fig: go.FigureWidget, height: int | None = None,
+            also: Sequence[go.FigureWidget] = ()) -> w.Box:
     """The box a live map of ``g`` laid out as the table lays it out (``height`` px at
-    :func:`~powergrid_nb.views.mapboard.table_width`) is shown in: as wide as the room it is given, never
-    narrower than that width, no wider than keeps the whole map in the window's height, and as tall as
-    the map across its width (``also``: figures drawn over it, given the same size)."""
+    :func:`~powergrid_nb.views.mapboard.table_width`; None: ``views.map_figure``'s default height) is
+    shown in: as wide as the room it is given, never narrower than that width, no wider than keeps the
+    whole map in the window's height, and as tall as the map across its width (``also``: figures drawn
+    over it, given the same size)."""
     width = table_width(g)
+    height = height or fit_height(g, width)
     fit = FitMap(fig, height=lambda across: fit_height(g, across, least=height), also=also,
                  within=in_view(g), layout=shared(w.Layout, display="none"))
     box = w.Box([fig, *also, fit], layout=w.Layout(flex=f"1 1 {width}px", min_width=f"{width}px"))

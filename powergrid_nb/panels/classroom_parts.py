@@ -16,7 +16,6 @@ from powergrid_nb.engine.gamelog import count, sentence
 from powergrid_nb.rooms import RoomInfo, Seat, join_link
 from powergrid_nb.rooms.store import UNDO
 from powergrid_nb.views.dashboard import status_text
-from powergrid_nb.views.mapboard import fit_height, table_width
 
 from ._widgets import (
     HUMAN,
@@ -165,9 +164,8 @@ class RoomView:
         self.owner = owner
         self.room = info.id
         self._syncing = False
-        # laid out as the play table lays it out (Germany squeezed into 520 px clashed: names on names)
-        self._map_height = fit_height(g, table_width(g))
-        base = views.map_figure(g, height=self._map_height, title=g.map.title, link_hover=False)
+        # laid out as the play table lays it out, at its own height (Germany squeezed into 520 px clashed)
+        base = views.map_figure(g, title=g.map.title, link_hover=False)
         base.update_layout(autosize=True, width=None)
         self.map = LiveFigure(base)
         self.players = LiveFigure(views.players_figure(g))
@@ -212,7 +210,7 @@ class RoomView:
         tools.add_class("pg-room-tools")
         players = fit_box()
         players.children = fitted(self.players)
-        self.widget = w.VBox([self.status, w.HBox([map_box(g, self.map, self._map_height), tools],
+        self.widget = w.VBox([self.status, w.HBox([map_box(g, self.map), tools],
                                                   layout=w.Layout(width="100%", flex_flow="row wrap")),
                               players],
                              layout=w.Layout(width="100%"))

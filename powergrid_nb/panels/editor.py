@@ -24,7 +24,7 @@ from powergrid_nb.engine.game import Game
 from powergrid_nb.engine.rules.phases import PHASE_NAMES, Phase
 from powergrid_nb.engine.rules.plants import PLANTS, RESOURCES, STEP3_NAME
 from powergrid_nb.position.scenario import Field, Problem, Scenario, field_label
-from powergrid_nb.views.mapboard import fit_height, table_width
+from powergrid_nb.views.mapboard import table_width
 
 from ._widgets import ERROR, INFO, OK, LiveFigure, esc, shared
 from .board import synced_update
@@ -313,8 +313,8 @@ class ScenarioEditor(w.VBox):
         title = f"{g.map.title}: click a city to add or remove a house of {self.who.value}"
         if self.map is None:
             # laid out as the play table lays it out (Germany at 700x640 put 19 names or costs on others)
-            width = table_width(g)
-            fig = views.map_figure(g, title=title, width=width, height=fit_height(g, width), link_hover=False)
+            width = table_width(g)  # its height: the map's across that width
+            fig = views.map_figure(g, title=title, width=width, link_hover=False)
             self.map_box.layout.width = f"{width + 10}px"
             self.map = LiveFigure(fig)
             for trace in self.map.data:

@@ -16,7 +16,6 @@ import plotly.graph_objects as go
 from powergrid_nb import views
 from powergrid_nb.position.replay import Recording, ReplayError
 from powergrid_nb.views.dashboard import status_text
-from powergrid_nb.views.mapboard import fit_height, table_width
 
 from ._widgets import ERROR, INFO, LiveFigure, button, esc, fit_box, fitted, label, note
 from .board import map_box, synced_update
@@ -64,7 +63,7 @@ class Replay(w.VBox):
         self.add_class("pg-replay")
         self.recording = rec = Recording(game)
         self.on_branch = on_branch
-        self.height = height or fit_height(game, table_width(game))
+        self.height = height
         k = rec.total if at is None else at
         if not rec.start <= k <= rec.total:
             raise ReplayError(f"at: a position from {rec.start} to {rec.total} (decisions made), "
